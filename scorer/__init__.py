@@ -1,0 +1,70 @@
+"""UNO score keeper: the application factory."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent.parent / "instance"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; settings come from test_config, else instance/config.py and the environment."""
+    instance_path = os.environ.get("SCORER_INSTANCE_PATH") or str(DEFAULT_INSTANCE_PATH)
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=os.path.abspath(instance_path),
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorer.sqlite"),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        WTF_CSRF_TIME_LIMIT=None,
+    )
+    if test_config is None:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
+    else:
+        app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = with_driver(app.config["SQLALCHEMY_DATABASE_URI"])
+
+    from . import database, security
+    from .extensions import csrf, db, migrate
+    from .views import errors, games, hands, home, rules
+
+    db.init_app(app)
+    migrate.init_app(app, db)
+    csrf.init_app(app)
+    database.init_app(app)
+    security.init_app(app)
+    for blueprint in (errors.bp, home.bp, games.bp, hands.bp, rules.bp):
+        app.register_blueprint(blueprint)
+    return app
+
+
+def instance_secret_key(instance: Path) -> str:
+    """The secret key kept in the instance folder, made on first use so it is never in the repo."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def with_driver(url: str) -> str:
+    """Point a plain postgresql:// URL (as hosting services give it) at the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url

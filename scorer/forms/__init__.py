@@ -1,0 +1,1 @@
+"""One form per user action. Input rules live in validators; domain problems are attached by views."""

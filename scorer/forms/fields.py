@@ -1,0 +1,48 @@
+"""Field types and helpers shared by the forms."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from wtforms import Field, Form, IntegerField
+
+from ..scoring import Problem
+
+
+class WholeNumberField(IntegerField):
+    """An integer field whose parse error says, in plain words, what to type."""
+
+    def __init__(self, *args, message: str = "Type a whole number, like 37.", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.parse_message = message
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist or not valuelist[0].strip():
+            self.data = None
+            return
+        text = valuelist[0].strip()
+        try:
+            self.data = int(text)
+        except ValueError:
+            self.data = None
+            raise ValueError(self.parse_message) from None
+
+
+def add_error(field: Field, message: str) -> None:
+    """Show `message` next to `field`, after any errors it already has."""
+    field.errors = [*field.errors, message]
+
+
+def form_errors(form: Form) -> list[str]:
+    """Messages that belong to the whole form rather than one field."""
+    return list(form.form_errors)
+
+
+def attach(form: Form, problems: Iterable[Problem], fields: dict[str, Field]) -> None:
+    """Put each problem next to the field it names, or on the form when no field fits."""
+    for problem in problems:
+        field = fields.get(problem.field)
+        if field is None:
+            form.form_errors.append(problem.message)
+        else:
+            add_error(field, problem.message)

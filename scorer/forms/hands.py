@@ -1,0 +1,244 @@
+"""Entering a hand on the tally pad: who went out, then each other hand as cards or a typed total.
+
+The pad's state lives in the form (one hidden field of card tokens per seat, and which seat the pad
+is on), so each pad tap can be a plain form post; with JavaScript the same fields change in place.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from flask_wtf import FlaskForm
+from wtforms import Form, FormField, HiddenField, RadioField
+from wtforms.validators import NumberRange, Optional
+
+from .. import scoring
+from ..models import Hand
+from ..services.games import GameView, state_before
+from ..services.hands import HandEntry
+from .fields import WholeNumberField, attach
+
+TOTAL_MESSAGE = "Type a whole number of points, like 37."
+LAST_CARD_CHOICES = [("", "Something else"), ("draw2", "Draw Two"), ("wild4", "Wild Draw Four")]
+PAD_CARDS = ("7", "8", "9", "4", "5", "6", "1", "2", "3", "0", scoring.ANY_ACTION, scoring.ANY_WILD)
+
+
+class CountForm(Form):
+    cards = HiddenField()
+    points = WholeNumberField(
+        "Total",
+        message=TOTAL_MESSAGE,
+        validators=[Optional(), NumberRange(min=0, message="A total cannot be negative.")],
+    )
+
+
+class HandForm(FlaskForm):
+    pad_cards = PAD_CARDS
+    number = HiddenField()
+    went_out = RadioField("Who went out?", coerce=int, validate_choice=False)
+    active = HiddenField()
+    last_card = RadioField("Last card played", choices=LAST_CARD_CHOICES, default="")
+
+    @classmethod
+    def for_game(
+        cls, view: GameView, hand: Hand | None = None, filled: bool = False, **kwargs
+    ) -> HandForm:
+        """The pad for the next hand of `view`, or for editing `hand`, `filled` with what it holds."""
+        # One sub-form per seat, named by seat: rows that are not counted are not posted, so a
+        # FieldList (which renumbers what it receives) would shift the seats.
+        seats = view.state.rules.players
+        form_class = type(
+            cls.__name__,
+            (cls,),
+            {
+                f"seat_{seat}": FormField(CountForm, name=f"counts-{seat}", separator="-")
+                for seat in range(seats)
+            },
+        )
+        if hand is not None and filled:
+            kwargs["data"] = {
+                "number": hand.number,
+                "went_out": hand.went_out,
+                "last_card": hand.last_card or "",
+            }
+        form = form_class(**kwargs)
+        form.view = view
+        form.before = view.state if hand is None else state_before(view, hand.number)
+        form.went_out.choices = [
+            (seat, name) for seat, name in enumerate(view.names) if form.before.in_play(seat)
+        ]
+        if hand is not None and filled:
+            for count in hand.counts:
+                form.counts[count.position].cards.data = count.cards or ""
+                form.counts[count.position].points.data = count.points
+        if not form.number.data:
+            form.number.data = str(hand.number if hand else view.state.next_hand_number)
+        return form
+
+    @property
+    def counts(self) -> list[CountForm]:
+        """The count sub-form of every seat, by seat."""
+        return [self[f"seat_{seat}"] for seat in range(self.before.rules.players)]
+
+    @property
+    def went_out_seat(self) -> int | None:
+        seat = self.went_out.data
+        return seat if isinstance(seat, int) and 0 <= seat < len(self.counts) else None
+
+    @property
+    def active_seat(self) -> int | None:
+        counted = self.counted_seats
+        try:
+            seat = int(self.active.data or "")
+        except ValueError:
+            seat = None
+        if seat in counted:
+            return seat
+        return counted[0] if counted else None
+
+    @property
+    def counted_seats(self) -> tuple[int, ...]:
+        """Seats whose cards count if the chosen player went out, starting with the next seat."""
+        went_out = self.went_out_seat
+        if went_out is None:
+            return ()
+        counted = set(self.before.counted_seats(went_out))
+        players = len(self.counts)
+        return tuple(
+            seat
+            for step in range(1, players)
+            if (seat := (went_out + step) % players) in counted
+        )
+
+    def rows(self) -> list[PadRow]:
+        """One row per seat for the template: name, state, tape and points so far."""
+        deck = self.before.rules.deck
+        counted = self.counted_seats
+        went_out = self.went_out_seat
+        rows = []
+        for seat, name in enumerate(self.view.names):
+            entry = self.counts[seat]
+            cards = _tokens(entry.cards.data)
+            typed = entry.points.data if isinstance(entry.points.data, int) else None
+            known = [card for card in cards if card in scoring.CARD_TOKENS]
+            if seat == went_out:
+                state = "out"
+            elif seat in counted:
+                state = "counted"
+            elif not self.before.in_play(seat):
+                state = "eliminated"
+            elif went_out is None:
+                state = "waiting"
+            else:
+                state = "partner"
+            rows.append(
+                PadRow(
+                    seat=seat,
+                    name=name,
+                    side=self.before.rules.side_of(seat),
+                    state=state,
+                    entry=entry,
+                    cards=tuple(cards),
+                    points=typed if typed is not None else deck.tally(known),
+                    typed=typed is not None,
+                    tape=(
+                        "typed"
+                        if typed is not None
+                        else " · ".join(str(deck.points(card)) for card in known)
+                    ),
+                )
+            )
+        return rows
+
+    def card_values(self) -> str:
+        """Points of every card token, as JSON, so the page can add up a tape as it grows."""
+        deck = self.before.rules.deck
+        return json.dumps({card: deck.points(card) for card in sorted(scoring.CARD_TOKENS)})
+
+    def summary(self) -> str:
+        """What saving this hand gives, in words: "Ann scores 101"."""
+        went_out = self.went_out_seat
+        if went_out is None:
+            return "Tap who went out."
+        rows = self.rows()
+        total = sum(row.points for row in rows if row.state == "counted")
+        side = self.before.rules.sides[self.before.rules.side_of(went_out)]
+        if self.before.rules.mode is scoring.Mode.CHALLENGE:
+            return f"The others take {total} points between them."
+        names = " & ".join(self.view.names[seat] for seat in side)
+        return f"{names} {'score' if len(side) > 1 else 'scores'} {total}"
+
+    def apply_pad(self, action: str) -> None:
+        """Carry out one pad tap without JavaScript: a card, remove last, clear, or another player."""
+        verb, _, argument = action.partition(":")
+        if verb == "select" and argument.isdigit():
+            self.active.data = argument
+            return
+        seat = self.active_seat
+        if seat is None:
+            return
+        entry = self.counts[seat]
+        cards = _tokens(entry.cards.data)
+        if verb == "card" and argument in scoring.CARD_TOKENS:
+            cards.append(argument)
+            entry.points.data = None
+            entry.points.raw_data = []
+        elif verb == "back" and cards:
+            cards.pop()
+        elif verb == "clear":
+            cards = []
+            entry.points.data = None
+            entry.points.raw_data = []
+        entry.cards.data = " ".join(cards)
+        self.active.data = str(seat)
+
+    def entry(self) -> HandEntry:
+        """The hand as the services take it: a count for every seat with cards or a total."""
+        counts = {}
+        for seat, entry in enumerate(self.counts):
+            if isinstance(entry.points.data, int):
+                counts[seat] = scoring.Count(points=entry.points.data)
+            elif cards := _tokens(entry.cards.data):
+                counts[seat] = scoring.Count(cards=tuple(cards))
+        return HandEntry(self.went_out_seat, counts, self.last_card.data or None)
+
+    def attach(self, problems: tuple[scoring.Problem, ...], number: int) -> None:
+        """Show the rules' problems: by field for this hand, on the form for other hands."""
+        mine = [p for p in problems if p.hand in (None, number)]
+        for problem in mine:
+            if problem.field == "count" and problem.seat is not None and problem.seat < len(self.counts):
+                self.counts[problem.seat].points.errors = [
+                    *self.counts[problem.seat].points.errors,
+                    problem.message,
+                ]
+            else:
+                attach(self, [problem], {"went_out": self.went_out})
+        for problem in problems:
+            if problem not in mine:
+                self.form_errors.append(
+                    f"Hand {problem.hand} would no longer fit: {_about(self, problem)}"
+                )
+
+
+@dataclass(frozen=True)
+class PadRow:
+    seat: int
+    name: str
+    side: int
+    state: str
+    entry: CountForm
+    cards: tuple[str, ...]
+    points: int
+    typed: bool
+    tape: str
+
+
+def _tokens(text: str | None) -> list[str]:
+    return (text or "").split()
+
+
+def _about(form: HandForm, problem: scoring.Problem) -> str:
+    if problem.seat is not None and problem.seat < len(form.view.names):
+        return f"{form.view.names[problem.seat]}: {problem.message}"
+    return problem.message

@@ -1,0 +1,68 @@
+"""Pure UNO scoring: card values, deck limits, every game mode, standings.
+
+Nothing here imports Flask, SQLAlchemy or WTForms; frozen dataclasses go in, results come out.
+"""
+
+from .cards import (
+    ACTION_CARDS,
+    ANY_ACTION,
+    ANY_WILD,
+    BLANK,
+    CARD_LABELS,
+    CARD_TOKENS,
+    DIGITS,
+    WILD_CARDS,
+    Deck,
+    DeckOverflow,
+    deck_overflows,
+)
+from .game import (
+    DEFAULT_TARGET,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Count,
+    GameState,
+    Hand,
+    HandResult,
+    Mode,
+    Problem,
+    Rejected,
+    Rules,
+    SideState,
+    hand_problems,
+    new_game,
+    play,
+    replay,
+    setup_problems,
+)
+
+__all__ = [
+    "ACTION_CARDS",
+    "ANY_ACTION",
+    "ANY_WILD",
+    "BLANK",
+    "CARD_LABELS",
+    "CARD_TOKENS",
+    "DEFAULT_TARGET",
+    "DIGITS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "WILD_CARDS",
+    "Count",
+    "Deck",
+    "DeckOverflow",
+    "GameState",
+    "Hand",
+    "HandResult",
+    "Mode",
+    "Problem",
+    "Rejected",
+    "Rules",
+    "SideState",
+    "deck_overflows",
+    "hand_problems",
+    "new_game",
+    "play",
+    "replay",
+    "setup_problems",
+]

@@ -1,0 +1,127 @@
+"""Card values and what a deck can hold (RULES.md: "The deck" and "Card values at the end of a hand").
+
+A hand is counted as a sequence of card tokens. Digits are "0".."9"; named action cards are "skip",
+"reverse", "draw2"; named wild cards are "wild", "wild4"; "blank" is the retail deck's customizable card.
+The tally pad's +20 and +50 buttons do not say which action or wild card it was, so they record the
+tokens "20" and "50", which count against the group limits only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+DIGITS: tuple[str, ...] = tuple(str(digit) for digit in range(10))
+ACTION_CARDS: tuple[str, ...] = ("skip", "reverse", "draw2")
+WILD_CARDS: tuple[str, ...] = ("wild", "wild4")
+ANY_ACTION = "20"
+ANY_WILD = "50"
+BLANK = "blank"
+CARD_TOKENS: frozenset[str] = frozenset(
+    DIGITS + ACTION_CARDS + WILD_CARDS + (ANY_ACTION, ANY_WILD, BLANK)
+)
+
+ACTION_POINTS = 20
+WILD_POINTS = 50
+
+CARD_LABELS: Mapping[str, str] = {
+    **{digit: digit for digit in DIGITS},
+    "skip": "Skip",
+    "reverse": "Reverse",
+    "draw2": "Draw Two",
+    "wild": "Wild",
+    "wild4": "Wild Draw Four",
+    ANY_ACTION: "Skip, Reverse or Draw Two",
+    ANY_WILD: "Wild or Wild Draw Four",
+    BLANK: "blank card",
+}
+
+Holder = TypeVar("Holder")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The cards in play: `copies` classic decks shuffled together, each with `blanks` blank cards."""
+
+    copies: int = 1
+    blanks: int = 4
+    blank_value: int = WILD_POINTS
+
+    def points(self, card: str) -> int:
+        """Points one card scores at the end of a hand."""
+        if card in DIGITS:
+            return int(card)
+        if card in ACTION_CARDS or card == ANY_ACTION:
+            return ACTION_POINTS
+        if card in WILD_CARDS or card == ANY_WILD:
+            return WILD_POINTS
+        if card == BLANK:
+            return self.blank_value
+        raise ValueError(f"not a card: {card!r}")
+
+    def tally(self, cards: Iterable[str]) -> int:
+        """Points of a whole hand of cards."""
+        return sum(self.points(card) for card in cards)
+
+    @property
+    def max_points(self) -> int:
+        """Points of every card in the deck: no hand, nor all hands together, can count more."""
+        per_copy = 4 * 0 + 8 * sum(range(1, 10)) + 24 * ACTION_POINTS + 8 * WILD_POINTS
+        return self.copies * (per_copy + self.blanks * self.blank_value)
+
+    def limits(self) -> tuple[tuple[str, frozenset[str], int], ...]:
+        """(what it is, card tokens, how many the deck has) for every kind and group with a limit."""
+        n = self.copies
+        kinds: list[tuple[str, frozenset[str], int]] = [("0s", frozenset({"0"}), 4 * n)]
+        kinds += [(f"{digit}s", frozenset({digit}), 8 * n) for digit in DIGITS[1:]]
+        kinds += [
+            ("Skips", frozenset({"skip"}), 8 * n),
+            ("Reverses", frozenset({"reverse"}), 8 * n),
+            ("Draw Twos", frozenset({"draw2"}), 8 * n),
+            ("20-point cards", frozenset(ACTION_CARDS + (ANY_ACTION,)), 24 * n),
+            ("Wilds", frozenset({"wild"}), 4 * n),
+            ("Wild Draw Fours", frozenset({"wild4"}), 4 * n),
+            ("50-point wild cards", frozenset(WILD_CARDS + (ANY_WILD,)), 8 * n),
+            ("blank cards", frozenset({BLANK}), self.blanks * n),
+        ]
+        return tuple(kinds)
+
+
+@dataclass(frozen=True)
+class DeckOverflow:
+    """More cards of one kind counted across a hand's players than the deck has."""
+
+    kind: str
+    counted: int
+    limit: int
+    holders: tuple[object, ...]
+
+    @property
+    def message(self) -> str:
+        if self.limit == 0:
+            return f"This game's deck has no {self.kind}."
+        return f"{self.counted} {self.kind} counted, but the deck has only {self.limit}."
+
+
+def unknown_cards(cards: Iterable[str]) -> list[str]:
+    """Tokens that are not cards, in the order given."""
+    return [card for card in cards if card not in CARD_TOKENS]
+
+
+def deck_overflows(
+    hands: Mapping[Holder, Sequence[str]], deck: Deck
+) -> list[DeckOverflow]:
+    """Every kind of card counted more often, across all `hands` of one deal, than `deck` has."""
+    per_holder = {holder: Counter(cards) for holder, cards in hands.items()}
+    overflows = []
+    for kind, tokens, limit in deck.limits():
+        used = {
+            holder: sum(count[token] for token in tokens) for holder, count in per_holder.items()
+        }
+        counted = sum(used.values())
+        if counted > limit:
+            holders = tuple(holder for holder, n in used.items() if n)
+            overflows.append(DeckOverflow(kind, counted, limit, holders))
+    return overflows

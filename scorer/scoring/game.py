@@ -1,0 +1,382 @@
+"""Scoring a game from its hands: standard, partners and Challenge UNO (RULES.md).
+
+Seats are numbered 0..n-1 round the table; the deal passes to the next seat after every hand. Points
+are whole numbers. A *side* is what scores together: one player in standard and Challenge games, two
+partners seated opposite in a partners game. Everything here is derived from the rules of the game and
+its hands, so replaying the same hands always gives the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .cards import Deck, deck_overflows, unknown_cards
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+MIN_PARTNERS_PLAYERS = 4
+DEFAULT_TARGET = 500
+
+
+class Mode(StrEnum):
+    STANDARD = "standard"
+    PARTNERS = "partners"
+    CHALLENGE = "challenge"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a game setup or a hand cannot be accepted; `field` and `seat` say where to show it."""
+
+    message: str
+    field: str = "hand"
+    seat: int | None = None
+    hand: int | None = None
+
+
+class Rejected(ValueError):
+    """Input the rules do not allow; nothing based on it may be saved."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        super().__init__("; ".join(problem.message for problem in problems))
+        self.problems = tuple(problems)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How one game is played: mode, number of seats, target, who deals first, which deck."""
+
+    mode: Mode
+    players: int
+    target: int = DEFAULT_TARGET
+    first_dealer: int = 0
+    deck: Deck = field(default_factory=Deck)
+
+    def __post_init__(self) -> None:
+        problems = setup_problems(self.mode, self.players, self.target, self.first_dealer)
+        if problems:
+            raise Rejected(problems)
+        # A mode given as text (from a form or a database column) must still select its scoring,
+        # which is chosen by identity (`is Mode.PARTNERS`).
+        object.__setattr__(self, "mode", Mode(self.mode))
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side, partners seated opposite (seat i with seat i + n/2)."""
+        if self.mode is Mode.PARTNERS:
+            half = self.players // 2
+            return tuple((seat, seat + half) for seat in range(half))
+        return tuple((seat,) for seat in range(self.players))
+
+    def side_of(self, seat: int) -> int:
+        """Index of the side a seat plays for."""
+        return seat % (self.players // 2) if self.mode is Mode.PARTNERS else seat
+
+
+def setup_problems(mode: Mode | str, players: int, target: int, first_dealer: int) -> list[Problem]:
+    """Everything wrong with a game setup, for showing next to the fields."""
+    problems = []
+    if mode not in tuple(Mode):
+        problems.append(Problem(f"Unknown game mode {mode!r}.", "mode"))
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        problems.append(
+            Problem(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.", "players")
+        )
+    elif mode == Mode.PARTNERS and (players % 2 or players < MIN_PARTNERS_PLAYERS):
+        problems.append(
+            Problem(
+                "Partners need an even number of players, 4 to 10, seated opposite each other.",
+                "players",
+            )
+        )
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        problems.append(Problem("The target must be a whole number of points above 0.", "target"))
+    if not 0 <= first_dealer < max(players, 1):
+        problems.append(Problem("The first dealer must be one of the players.", "first_dealer"))
+    return problems
+
+
+@dataclass(frozen=True)
+class Count:
+    """What was counted in one player's hand: the cards, or a typed total of points."""
+
+    cards: tuple[str, ...] | None = None
+    points: int | None = None
+
+    def value(self, deck: Deck) -> int:
+        """Points this count stands for."""
+        if self.points is not None:
+            return self.points
+        return deck.tally(self.cards or ())
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand as played: who went out and what was counted, by seat."""
+
+    went_out: int
+    counts: Mapping[int, Count]
+
+
+@dataclass(frozen=True)
+class SideState:
+    """A side's position after some hands. `score` is points won, or in Challenge points against."""
+
+    index: int
+    seats: tuple[int, ...]
+    score: int
+    hands_won: int
+    to_target: int
+    eliminated_in: int | None = None
+
+    @property
+    def eliminated(self) -> bool:
+        return self.eliminated_in is not None
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A hand as scored: `counted` points per seat; `gain` goes to the side that went out."""
+
+    number: int
+    dealer: int
+    went_out: int
+    counted: Mapping[int, int]
+    gain: int | None
+    eliminated: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the scoreboard shows, derived from the rules and the hands."""
+
+    rules: Rules
+    sides: tuple[SideState, ...]
+    hands: tuple[HandResult, ...]
+    dealer: int
+    winner: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def next_hand_number(self) -> int:
+        return len(self.hands) + 1
+
+    def side_of(self, seat: int) -> SideState:
+        return self.sides[self.rules.side_of(seat)]
+
+    def in_play(self, seat: int) -> bool:
+        """Whether a seat still plays hands (not eliminated from a Challenge game)."""
+        return not self.side_of(seat).eliminated
+
+    def counted_seats(self, went_out: int) -> tuple[int, ...]:
+        """Seats whose cards are counted when `went_out` goes out."""
+        winner_side = self.rules.side_of(went_out)
+        return tuple(
+            seat
+            for seat in range(self.rules.players)
+            if self.rules.side_of(seat) != winner_side and self.in_play(seat)
+        )
+
+    def ranking(self) -> tuple[SideState, ...]:
+        """Sides best first: most points first, or in Challenge the survivors with fewest points."""
+        if self.rules.mode is Mode.CHALLENGE:
+            return tuple(
+                sorted(
+                    self.sides,
+                    key=lambda s: (
+                        s.eliminated,
+                        -(s.eliminated_in or 0),
+                        s.score,
+                        s.index,
+                    ),
+                )
+            )
+        return tuple(sorted(self.sides, key=lambda s: (-s.score, -s.hands_won, s.index)))
+
+
+def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> list[Problem]:
+    """Everything that stops `hand` being played next in a game at `state`."""
+    rules = state.rules
+    deck = rules.deck
+    if state.finished:
+        return [Problem("The game was already over.", hand=number)]
+    if not 0 <= hand.went_out < rules.players:
+        return [Problem("Choose who went out.", "went_out", hand=number)]
+    if not state.in_play(hand.went_out):
+        return [
+            Problem("That player is out of the game and cannot go out.", "went_out", hand=number)
+        ]
+    problems = []
+    expected = set(state.counted_seats(hand.went_out))
+    winner_side = rules.side_of(hand.went_out)
+    for seat in sorted(hand.counts):
+        if seat in expected:
+            continue
+        if seat == hand.went_out:
+            reason = "The player who went out has no cards to count."
+        elif not 0 <= seat < rules.players:
+            reason = "There is no such seat in this game."
+        elif rules.side_of(seat) == winner_side:
+            reason = "A partner of the player who went out: their cards are not counted."
+        else:
+            reason = "This player is out of the game; their cards are not counted."
+        problems.append(Problem(reason, "count", seat, number))
+    for seat in sorted(expected - set(hand.counts)):
+        problems.append(Problem("Count this hand or type its total.", "count", seat, number))
+
+    cards_by_seat: dict[int, tuple[str, ...]] = {}
+    for seat in sorted(expected & set(hand.counts)):
+        count = hand.counts[seat]
+        if (count.cards is None) == (count.points is None):
+            problems.append(Problem("Give either the cards or a total.", "count", seat, number))
+        elif count.points is not None:
+            if count.points < 0:
+                problems.append(Problem("A total cannot be negative.", "count", seat, number))
+            elif count.points > deck.max_points:
+                problems.append(
+                    Problem(
+                        f"{count.points} is more than a whole deck holds ({deck.max_points}).",
+                        "count",
+                        seat,
+                        number,
+                    )
+                )
+        elif count.cards is not None:
+            unknown = unknown_cards(count.cards)
+            if unknown:
+                problems.append(
+                    Problem(f"Not a card: {', '.join(unknown)}.", "count", seat, number)
+                )
+            else:
+                cards_by_seat[seat] = count.cards
+    for overflow in deck_overflows(cards_by_seat, deck):
+        for seat in overflow.holders:
+            problems.append(Problem(overflow.message, "count", seat, number))  # type: ignore[arg-type]
+    if not problems:
+        total = sum(hand.counts[seat].value(deck) for seat in expected)
+        if total > deck.max_points:
+            problems.append(
+                Problem(
+                    f"These hands add up to {total}, more than a whole deck holds "
+                    f"({deck.max_points}).",
+                    hand=number,
+                )
+            )
+    return problems
+
+
+def new_game(rules: Rules) -> GameState:
+    """The state before the first hand."""
+    sides = tuple(
+        SideState(index, seats, 0, 0, rules.target) for index, seats in enumerate(rules.sides)
+    )
+    return GameState(rules, sides, (), rules.first_dealer, None)
+
+
+def play(state: GameState, hand: Hand) -> GameState:
+    """The state after `hand`, which must have no `hand_problems`."""
+    rules = state.rules
+    number = state.next_hand_number
+    counted = {seat: hand.counts[seat].value(rules.deck) for seat in state.counted_seats(hand.went_out)}
+    winner_side = rules.side_of(hand.went_out)
+    scores = [side.score for side in state.sides]
+    gain: int | None
+    if rules.mode is Mode.CHALLENGE:
+        gain = None
+        for seat, points in counted.items():
+            scores[rules.side_of(seat)] += points
+    else:
+        gain = sum(counted.values())
+        scores[winner_side] += gain
+
+    sides = []
+    newly_out = []
+    for side in state.sides:
+        score = scores[side.index]
+        eliminated_in = side.eliminated_in
+        if (
+            rules.mode is Mode.CHALLENGE
+            and eliminated_in is None
+            and side.index != winner_side
+            and score >= rules.target
+        ):
+            eliminated_in = number
+            newly_out.extend(side.seats)
+        sides.append(
+            SideState(
+                side.index,
+                side.seats,
+                score,
+                side.hands_won + (side.index == winner_side),
+                max(0, rules.target - score),
+                eliminated_in,
+            )
+        )
+
+    winner: int | None = None
+    if rules.mode is Mode.CHALLENGE:
+        standing = [side.index for side in sides if not side.eliminated]
+        if len(standing) == 1:
+            winner = standing[0]
+    elif scores[winner_side] >= rules.target:
+        winner = winner_side
+
+    result = HandResult(number, state.dealer, hand.went_out, counted, gain, tuple(newly_out))
+    after = GameState(rules, tuple(sides), state.hands + (result,), state.dealer, winner)
+    return _with_next_dealer(after)
+
+
+def _with_next_dealer(state: GameState) -> GameState:
+    seats = state.rules.players
+    dealer = state.dealer
+    for step in range(1, seats + 1):
+        candidate = (dealer + step) % seats
+        if state.in_play(candidate):
+            dealer = candidate
+            break
+    return GameState(state.rules, state.sides, state.hands, dealer, state.winner)
+
+
+def replay(rules: Rules, hands: Sequence[Hand]) -> GameState:
+    """The state after `hands` in order; raises Rejected naming every hand that does not fit."""
+    state = new_game(rules)
+    problems: list[Problem] = []
+    for number, hand in enumerate(hands, start=1):
+        found = hand_problems(state, hand, number)
+        if found:
+            problems.extend(found)
+            if state.finished:
+                # Every later hand comes after the end too; keep the finished state so each is named.
+                continue
+            if any(problem.field == "went_out" for problem in found):
+                break
+            # Carry on past a conflict only as far as the counts allow, so that every later hand
+            # that no longer fits is named too.
+            state = _lenient(state)
+            counts = {
+                seat: hand.counts.get(seat, Count(points=0))
+                for seat in state.counted_seats(hand.went_out)
+            }
+            if not all(_usable(count) for count in counts.values()):
+                break
+            state = play(state, Hand(hand.went_out, counts))
+            continue
+        state = play(state, hand)
+    if problems:
+        raise Rejected(problems)
+    return state
+
+
+def _lenient(state: GameState) -> GameState:
+    return GameState(state.rules, state.sides, state.hands, state.dealer, None)
+
+
+def _usable(count: Count) -> bool:
+    if count.points is not None:
+        return count.cards is None and count.points >= 0
+    return count.cards is not None and not unknown_cards(count.cards)

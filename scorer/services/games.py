@@ -1,0 +1,165 @@
+"""Starting, loading and listing games, each with its state derived from the stored hands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from .. import scoring
+from ..models import Game, Hand, Seat, utcnow
+from . import players
+from .errors import NotFound
+
+RECENT_FINISHED = 10
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as stored, with everything derived from its hands."""
+
+    game: Game
+    state: scoring.GameState
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Player names by seat."""
+        return tuple(seat.player.name for seat in self.game.seats)
+
+    def side_name(self, side: scoring.SideState) -> str:
+        """"Ann" for a player, "Ann & Cat" for partners."""
+        return " & ".join(self.names[seat] for seat in side.seats)
+
+    @property
+    def winner(self) -> scoring.SideState | None:
+        return None if self.state.winner is None else self.state.sides[self.state.winner]
+
+    @property
+    def leader(self) -> scoring.SideState:
+        return self.state.ranking()[0]
+
+
+def rules_of(game: Game) -> scoring.Rules:
+    deck = scoring.Deck(copies=game.deck_copies, blanks=game.blanks, blank_value=game.blank_value)
+    return scoring.Rules(
+        scoring.Mode(game.mode), len(game.seats), game.target, game.first_dealer, deck
+    )
+
+
+def hand_of(hand: Hand) -> scoring.Hand:
+    counts = {
+        count.position: scoring.Count(
+            cards=tuple(count.cards.split()) if count.cards is not None else None,
+            points=count.points,
+        )
+        for count in hand.counts
+    }
+    return scoring.Hand(hand.went_out, counts)
+
+
+def view_of(game: Game) -> GameView:
+    return GameView(game, scoring.replay(rules_of(game), [hand_of(hand) for hand in game.hands]))
+
+
+def state_before(view: GameView, number: int) -> scoring.GameState:
+    """The game as it stood when hand `number` was dealt."""
+    earlier = [hand_of(hand) for hand in view.game.hands if hand.number < number]
+    return scoring.replay(view.state.rules, earlier)
+
+
+def _with_everything():
+    return (
+        selectinload(Game.seats).joinedload(Seat.player),
+        selectinload(Game.hands).selectinload(Hand.counts),
+    )
+
+
+def load_game(session: Session, game_id: int) -> GameView:
+    """A game with its players and hands, loaded in a fixed number of queries."""
+    game = session.scalar(select(Game).where(Game.id == game_id).options(*_with_everything()))
+    if game is None:
+        raise NotFound("There is no such game.")
+    return view_of(game)
+
+
+def list_games(session: Session) -> tuple[list[GameView], list[GameView]]:
+    """Games in progress, newest first, and the most recently finished ones."""
+    playing = session.scalars(
+        select(Game)
+        .where(Game.finished_at.is_(None))
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .options(*_with_everything())
+    )
+    finished = session.scalars(
+        select(Game)
+        .where(Game.finished_at.is_not(None))
+        .order_by(Game.finished_at.desc(), Game.id.desc())
+        .limit(RECENT_FINISHED)
+        .options(*_with_everything())
+    )
+    return [view_of(game) for game in playing], [view_of(game) for game in finished]
+
+
+def create_game(
+    session: Session,
+    mode: str,
+    names: Sequence[str],
+    target: int = scoring.DEFAULT_TARGET,
+    first_dealer: int = 0,
+    rematch_of_id: int | None = None,
+) -> Game:
+    """Start a game with `names` in seat order; new names join the roster."""
+    problems = scoring.setup_problems(mode, len(names), target, first_dealer)
+    problems += [
+        scoring.Problem(problem, "players")
+        for problem in filter(None, map(players.name_problem, names))
+    ]
+    problems += players.duplicate_problems(names)
+    if problems:
+        raise scoring.Rejected(problems)
+    for attempt in range(2):
+        game = Game(
+            mode=mode, target=target, first_dealer=first_dealer, rematch_of_id=rematch_of_id
+        )
+        game.seats = [
+            Seat(position=position, player=player)
+            for position, player in enumerate(players.find_or_add(session, names))
+        ]
+        session.add(game)
+        try:
+            session.commit()
+            return game
+        except IntegrityError:
+            # Someone added one of these names to the roster at the same moment; use theirs.
+            session.rollback()
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def rematch(session: Session, game_id: int) -> Game:
+    """A new game with the same seats and settings, dealt first by whoever deals next."""
+    finished = load_game(session, game_id)
+    game = finished.game
+    return create_game(
+        session,
+        game.mode,
+        finished.names,
+        game.target,
+        finished.state.dealer,
+        rematch_of_id=game.id,
+    )
+
+
+def mark_changed(view: GameView) -> None:
+    """Record that the hands changed: a new version, and whether the game is now over."""
+    game = view.game
+    game.version += 1
+    game.updated_at = utcnow()
+    if view.state.finished:
+        game.finished_at = game.finished_at or utcnow()
+    else:
+        game.finished_at = None

@@ -1,0 +1,23 @@
+"""Error pages: a service's NotFound is a 404 with its message, never a stack trace."""
+
+from flask import Blueprint, render_template
+
+from ..services.errors import NotFound
+
+bp = Blueprint("errors", __name__)
+
+
+@bp.app_errorhandler(NotFound)
+def not_found(error: NotFound) -> tuple[str, int]:
+    return render_template("errors/error.html", message=error.message, status=404), 404
+
+
+@bp.app_errorhandler(404)
+def page_not_found(_error: Exception) -> tuple[str, int]:
+    return render_template("errors/error.html", message="There is no such page.", status=404), 404
+
+
+@bp.app_errorhandler(400)
+def bad_request(error: Exception) -> tuple[str, int]:
+    message = getattr(error, "description", None) or "That request could not be understood."
+    return render_template("errors/error.html", message=message, status=400), 400

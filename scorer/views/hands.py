@@ -1,0 +1,96 @@
+"""Recording, editing and undoing hands from the tally pad."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, request, url_for
+
+from ..extensions import db
+from ..forms.hands import HandForm
+from ..scoring import Rejected
+from ..services import games, hands
+from ..services.errors import Conflict, NotFound
+from .htmx import render, see_other
+
+bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
+
+
+@bp.post("")
+def create(game_id: int) -> Response:
+    view = games.load_game(db.session, game_id)
+    form = HandForm.for_game(view)
+    action = request.form.get("action", "save")
+    if action != "save":
+        form.apply_pad(action)
+        return _game(view, form, 200)
+    number = _number(form)
+    if not form.validate():
+        return _game(view, form, 422)
+    try:
+        view = hands.record_hand(db.session, game_id, number, form.entry())
+    except Rejected as rejected:
+        form.attach(rejected.problems, number)
+        return _game(view, form, 422)
+    except Conflict as conflict:
+        view = games.load_game(db.session, game_id)
+        return _game(view, HandForm.for_game(view, formdata=None), 409, conflict.message)
+    return _saved(view)
+
+
+@bp.route("/<int:number>/edit", methods=["GET", "POST"])
+def edit(game_id: int, number: int) -> Response:
+    view = games.load_game(db.session, game_id)
+    hand = _hand(view, number)
+    form = HandForm.for_game(view, hand, filled=request.method == "GET")
+    status = 200
+    action = request.form.get("action", "save")
+    if request.method == "POST" and action != "save":
+        form.apply_pad(action)
+    elif request.method == "POST":
+        try:
+            if form.validate():
+                hands.edit_hand(db.session, game_id, number, form.entry())
+                return see_other(url_for("games.show", game_id=game_id))
+        except Rejected as rejected:
+            form.attach(rejected.problems, number)
+        status = 422
+    return render("hands/edit.html", "hands/_form.html", status, view=view, form=form, hand=hand)
+
+
+@bp.route("/<int:number>/undo", methods=["GET", "POST"])
+def undo(game_id: int, number: int) -> Response:
+    view = games.load_game(db.session, game_id)
+    hand = _hand(view, number)
+    if request.method == "GET":
+        return render("hands/undo.html", "hands/_undo.html", view=view, hand=hand)
+    try:
+        hands.undo_last_hand(db.session, game_id, number)
+    except Conflict as conflict:
+        return render(
+            "hands/undo.html", "hands/_undo.html", 409, view=view, hand=hand, notice=conflict.message
+        )
+    return see_other(url_for("games.show", game_id=game_id))
+
+
+def _game(view: games.GameView, form: HandForm, status: int, notice: str | None = None) -> Response:
+    return render("games/show.html", "games/_game.html", status, view=view, form=form, notice=notice)
+
+
+def _saved(view: games.GameView) -> Response:
+    """After saving: htmx gets the fresh game in place, a browser is sent back to the game page."""
+    if request.headers.get("HX-Request") == "true":
+        return _game(view, HandForm.for_game(view, formdata=None), 200)
+    return see_other(url_for("games.show", game_id=view.game.id))
+
+
+def _number(form: HandForm) -> int:
+    try:
+        return int(form.number.data or 0)
+    except ValueError:
+        return 0
+
+
+def _hand(view: games.GameView, number: int):
+    for hand in view.game.hands:
+        if hand.number == number:
+            return hand
+    raise NotFound(f"This game has no hand {number}.")

@@ -1,0 +1,34 @@
+"""Answering htmx and plain browsers from the same views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, make_response, redirect, render_template, request
+
+
+def wants_fragment() -> bool:
+    """Whether htmx asked for part of a page (not a boosted link or a history restore)."""
+    headers = request.headers
+    return (
+        headers.get("HX-Request") == "true"
+        and headers.get("HX-Boosted") != "true"
+        and headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
+def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
+    """The fragment for htmx, else the whole page that includes it."""
+    response = make_response(render_template(fragment if wants_fragment() else page, **context))
+    response.status_code = status
+    response.vary.add("HX-Request")
+    return response
+
+
+def see_other(url: str) -> Response:
+    """Go to `url` after a change: a 303 for browsers, a client-side redirect for htmx."""
+    if wants_fragment():
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = url
+        return response
+    return redirect(url, 303)
