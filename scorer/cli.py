@@ -6,6 +6,7 @@ import os
 import socket
 
 import click
+import psutil
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
@@ -41,12 +42,10 @@ def phone_addresses(host: str, port: int) -> list[str]:
     """Addresses a phone on the same network can open: this machine's own, not loopback."""
     if host not in ("0.0.0.0", "::"):
         return [f"http://{host}:{port}/"]
-    found = set()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = info[4][0]
-            if not address.startswith("127."):
-                found.add(address)
-    except OSError:
-        pass
-    return [f"http://{address}:{port}/" for address in sorted(found)] or [f"http://localhost:{port}/"]
+    found = sorted(
+        address.address
+        for addresses in psutil.net_if_addrs().values()
+        for address in addresses
+        if address.family == socket.AF_INET and not address.address.startswith("127.")
+    )
+    return [f"http://{address}:{port}/" for address in found] or [f"http://localhost:{port}/"]

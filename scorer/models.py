@@ -14,6 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 NAME_MAX_LENGTH = 40
+TEAM_NAME_MAX_LENGTH = 60
 
 
 def utcnow() -> datetime:
@@ -55,6 +56,9 @@ class Game(db.Model):
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
     )
+    teams: Mapped[list[Team]] = relationship(
+        back_populates="game", order_by="Team.side", cascade="all, delete-orphan"
+    )
 
 
 class Seat(db.Model):
@@ -71,6 +75,20 @@ class Seat(db.Model):
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats")
+
+
+class Team(db.Model):
+    """A name the table gave a partners team; unnamed teams are called after their players."""
+
+    __tablename__ = "teams"
+    __table_args__ = (UniqueConstraint("game_id", "side"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    side: Mapped[int]
+    name: Mapped[str] = mapped_column(String(TEAM_NAME_MAX_LENGTH))
+
+    game: Mapped[Game] = relationship(back_populates="teams")
 
 
 class Hand(db.Model):

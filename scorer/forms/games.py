@@ -38,6 +38,7 @@ class SetupForm(FlaskForm):
     )
     players = FieldList(HiddenField(), label="Players")
     new_name = StringField("Add a player")
+    teams = FieldList(StringField(), label="Team names")
     first_dealer = HiddenField(default="0")
     target = WholeNumberField(
         "Play to",
@@ -49,6 +50,11 @@ class SetupForm(FlaskForm):
     @property
     def names(self) -> list[str]:
         return [entry.data for entry in self.players if entry.data]
+
+    @property
+    def team_names(self) -> list[str]:
+        """Names typed for the partners teams, in team order; blank where none was typed."""
+        return [entry.data or "" for entry in self.teams]
 
     @property
     def dealer(self) -> int:

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from .. import scoring
-from ..models import Game, Hand, Seat, utcnow
+from ..models import TEAM_NAME_MAX_LENGTH, Game, Hand, Seat, Team, utcnow
 from . import players
 from .errors import NotFound
 
@@ -30,7 +30,14 @@ class GameView:
         return tuple(seat.player.name for seat in self.game.seats)
 
     def side_name(self, side: scoring.SideState) -> str:
-        """"Ann" for a player, "Ann & Cat" for partners."""
+        """The team's name if the table gave it one, else "Ann" for a player, "Ann & Cat" for partners."""
+        for team in self.game.teams:
+            if team.side == side.index:
+                return team.name
+        return self.players_of(side)
+
+    def players_of(self, side: scoring.SideState) -> str:
+        """"Ann", or "Ann & Cat" for partners."""
         return " & ".join(self.names[seat] for seat in side.seats)
 
     @property
@@ -74,6 +81,7 @@ def _with_everything():
     return (
         selectinload(Game.seats).joinedload(Seat.player),
         selectinload(Game.hands).selectinload(Hand.counts),
+        selectinload(Game.teams),
     )
 
 
@@ -110,14 +118,24 @@ def create_game(
     target: int = scoring.DEFAULT_TARGET,
     first_dealer: int = 0,
     rematch_of_id: int | None = None,
+    team_names: Sequence[str] = (),
 ) -> Game:
-    """Start a game with `names` in seat order; new names join the roster."""
+    """Start a game with `names` in seat order; new names join the roster.
+
+    `team_names` name the partners teams in order (seat i with seat i + n/2); blank ones keep the
+    players' names.
+    """
     problems = scoring.setup_problems(mode, len(names), target, first_dealer)
     problems += [
         scoring.Problem(problem, "players")
         for problem in filter(None, map(players.name_problem, names))
     ]
     problems += players.duplicate_problems(names)
+    team_names = [players.clean_name(name) for name in team_names] if mode == "partners" else []
+    if any(len(name) > TEAM_NAME_MAX_LENGTH for name in team_names):
+        problems.append(
+            scoring.Problem(f"Team names are at most {TEAM_NAME_MAX_LENGTH} characters.", "teams")
+        )
     if problems:
         raise scoring.Rejected(problems)
     for attempt in range(2):
@@ -127,6 +145,11 @@ def create_game(
         game.seats = [
             Seat(position=position, player=player)
             for position, player in enumerate(players.find_or_add(session, names))
+        ]
+        game.teams = [
+            Team(side=side, name=name)
+            for side, name in enumerate(team_names[: len(names) // 2])
+            if name
         ]
         session.add(game)
         try:
@@ -151,7 +174,13 @@ def rematch(session: Session, game_id: int) -> Game:
         game.target,
         finished.state.dealer,
         rematch_of_id=game.id,
+        team_names=_team_names(game),
     )
+
+
+def _team_names(game: Game) -> list[str]:
+    named = {team.side: team.name for team in game.teams}
+    return [named.get(side, "") for side in range(len(game.seats) // 2)]
 
 
 def mark_changed(view: GameView) -> None:

@@ -26,7 +26,12 @@ def new() -> Response:
         else:
             try:
                 game = games.create_game(
-                    db.session, form.mode.data, form.names, form.target.data, form.dealer
+                    db.session,
+                    form.mode.data,
+                    form.names,
+                    form.target.data,
+                    form.dealer,
+                    team_names=form.team_names,
                 )
             except Rejected as rejected:
                 form.attach(list(rejected.problems))
