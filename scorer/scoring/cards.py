@@ -1,7 +1,8 @@
-"""Card values and what a deck can hold (RULES.md: "The deck" and "Card values at the end of a hand").
+"""Card values and what a deck can hold.
 
-A hand is counted as a sequence of card tokens. Digits are "0".."9"; named action cards are "skip",
-"reverse", "draw2"; named wild cards are "wild", "wild4"; "blank" is the retail deck's customizable card.
+RULES.md: "The deck" and "Card values at the end of a hand". A hand is counted as a sequence of card
+tokens. Digits are "0".."9"; named action cards are "skip", "reverse", "draw2"; named wild cards are
+"wild", "wild4"; "blank" is the retail deck's customizable card.
 The tally pad's +20 and +50 buttons do not say which action or wild card it was, so they record the
 tokens "20" and "50", which count against the group limits only.
 """
@@ -43,7 +44,7 @@ Holder = TypeVar("Holder")
 
 @dataclass(frozen=True)
 class Deck:
-    """The cards in play: `copies` classic decks shuffled together, each with `blanks` blank cards."""
+    """The cards in play: `copies` classic decks shuffled together, each with `blanks` blanks."""
 
     copies: int = 1
     blanks: int = 4
@@ -72,7 +73,7 @@ class Deck:
         return self.copies * (per_copy + self.blanks * self.blank_value)
 
     def limits(self) -> tuple[tuple[str, frozenset[str], int], ...]:
-        """(what it is, card tokens, how many the deck has) for every kind and group with a limit."""
+        """(what it is, card tokens, how many the deck has) for each kind and group with a limit."""
         n = self.copies
         kinds: list[tuple[str, frozenset[str], int]] = [("0s", frozenset({"0"}), 4 * n)]
         kinds += [(f"{digit}s", frozenset({digit}), 8 * n) for digit in DIGITS[1:]]
@@ -110,9 +111,7 @@ def unknown_cards(cards: Iterable[str]) -> list[str]:
     return [card for card in cards if card not in CARD_TOKENS]
 
 
-def deck_overflows(
-    hands: Mapping[Holder, Sequence[str]], deck: Deck
-) -> list[DeckOverflow]:
+def deck_overflows(hands: Mapping[Holder, Sequence[str]], deck: Deck) -> list[DeckOverflow]:
     """Every kind of card counted more often, across all `hands` of one deal, than `deck` has."""
     per_holder = {holder: Counter(cards) for holder, cards in hands.items()}
     overflows = []

@@ -2,8 +2,8 @@
 
 Seats are numbered 0..n-1 round the table; the deal passes to the next seat after every hand. Points
 are whole numbers. A *side* is what scores together: one player in standard and Challenge games, two
-partners seated opposite in a partners game. Everything here is derived from the rules of the game and
-its hands, so replaying the same hands always gives the same state.
+partners seated opposite in a partners game. Everything here is derived from the rules of the game
+and its hands, so replaying the same hands always gives the same state.
 """
 
 from __future__ import annotations
@@ -81,9 +81,7 @@ def setup_problems(mode: Mode | str, players: int, target: int, first_dealer: in
     if mode not in tuple(Mode):
         problems.append(Problem(f"Unknown game mode {mode!r}.", "mode"))
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        problems.append(
-            Problem(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.", "players")
-        )
+        problems.append(Problem(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.", "players"))
     elif mode == Mode.PARTNERS and (players % 2 or players < MIN_PARTNERS_PLAYERS):
         problems.append(
             Problem(
@@ -282,7 +280,9 @@ def play(state: GameState, hand: Hand) -> GameState:
     """The state after `hand`, which must have no `hand_problems`."""
     rules = state.rules
     number = state.next_hand_number
-    counted = {seat: hand.counts[seat].value(rules.deck) for seat in state.counted_seats(hand.went_out)}
+    counted = {
+        seat: hand.counts[seat].value(rules.deck) for seat in state.counted_seats(hand.went_out)
+    }
     winner_side = rules.side_of(hand.went_out)
     scores = [side.score for side in state.sides]
     gain: int | None
@@ -351,7 +351,7 @@ def replay(rules: Rules, hands: Sequence[Hand]) -> GameState:
         if found:
             problems.extend(found)
             if state.finished:
-                # Every later hand comes after the end too; keep the finished state so each is named.
+                # Every later hand comes after the end too: keep the finished state to name each.
                 continue
             if any(problem.field == "went_out" for problem in found):
                 break
