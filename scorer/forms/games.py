@@ -7,7 +7,7 @@ it and gets it back changed, so setup works the same with htmx and as plain form
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, RadioField, StringField
+from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
 from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, Mode, Problem
@@ -31,7 +31,7 @@ TARGET_MESSAGE = "The target must be a whole number of points above 0."
 class SetupForm(FlaskForm):
     mode = RadioField(
         "Mode",
-        choices=[(mode.value, label) for mode, label in MODE_LABELS.items()],
+        choices=[SelectChoice(mode.value, label) for mode, label in MODE_LABELS.items()],
         default=Mode.STANDARD.value,
         validate_choice=False,
         validators=[AnyOf([mode.value for mode in Mode], "Choose Standard, Partners or Challenge.")],

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 
 from flask_wtf import FlaskForm
-from wtforms import Form, FormField, HiddenField, RadioField
+from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from .. import scoring
@@ -20,7 +20,11 @@ from ..services.hands import HandEntry
 from .fields import WholeNumberField, attach
 
 TOTAL_MESSAGE = "Type a whole number of points, like 37."
-LAST_CARD_CHOICES = [("", "Something else"), ("draw2", "Draw Two"), ("wild4", "Wild Draw Four")]
+LAST_CARD_CHOICES = [
+    SelectChoice("", "Something else"),
+    SelectChoice("draw2", "Draw Two"),
+    SelectChoice("wild4", "Wild Draw Four"),
+]
 PAD_CARDS = ("7", "8", "9", "4", "5", "6", "1", "2", "3", "0", scoring.ANY_ACTION, scoring.ANY_WILD)
 
 
@@ -66,7 +70,9 @@ class HandForm(FlaskForm):
         form.view = view
         form.before = view.state if hand is None else state_before(view, hand.number)
         form.went_out.choices = [
-            (seat, name) for seat, name in enumerate(view.names) if form.before.in_play(seat)
+            SelectChoice(seat, name)
+            for seat, name in enumerate(view.names)
+            if form.before.in_play(seat)
         ]
         if hand is not None and filled:
             for count in hand.counts:

@@ -9,7 +9,7 @@ from ..forms.hands import HandForm
 from ..scoring import Rejected
 from ..services import games, hands
 from ..services.errors import Conflict, NotFound
-from .htmx import render, see_other
+from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 
@@ -77,7 +77,7 @@ def _game(view: games.GameView, form: HandForm, status: int, notice: str | None 
 
 def _saved(view: games.GameView) -> Response:
     """After saving: htmx gets the fresh game in place, a browser is sent back to the game page."""
-    if request.headers.get("HX-Request") == "true":
+    if wants_fragment():
         return _game(view, HandForm.for_game(view, formdata=None), 200)
     return see_other(url_for("games.show", game_id=view.game.id))
 

@@ -30,5 +30,8 @@ def see_other(url: str) -> Response:
     if wants_fragment():
         response = make_response("", 200)
         response.headers["HX-Redirect"] = url
-        return response
-    return redirect(url, 303)
+    else:
+        response = redirect(url, 303)
+    # The same post answers htmx and browsers differently, so caches must tell them apart.
+    response.vary.add("HX-Request")
+    return response
