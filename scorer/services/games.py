@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, selectinload
 from .. import scoring
 from ..models import TEAM_NAME_MAX_LENGTH, Game, Hand, Seat, Team, utcnow
 from . import players
-from .errors import NotFound
+from .errors import Conflict, NotFound
 
 RECENT_FINISHED = 10
 
@@ -80,7 +80,9 @@ def state_before(view: GameView, number: int) -> scoring.GameState:
 def _with_everything():
     return (
         selectinload(Game.seats).joinedload(Seat.player),
-        selectinload(Game.hands).selectinload(Hand.counts),
+        # Hands and their counts in one statement, so they are read at one moment: read in two, a
+        # hand could come from before an edit and its counts from after it, which no rule accepts.
+        selectinload(Game.hands).joinedload(Hand.counts),
         selectinload(Game.teams),
     )
 
@@ -166,6 +168,8 @@ def create_game(
 def rematch(session: Session, game_id: int) -> Game:
     """A new game with the same seats and settings, dealt first by whoever deals next."""
     finished = load_game(session, game_id)
+    if not finished.state.finished:
+        raise Conflict("This game is still being played; a rematch starts when it is over.")
     game = finished.game
     return create_game(
         session,

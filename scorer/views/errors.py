@@ -2,7 +2,7 @@
 
 from flask import Blueprint, render_template
 
-from ..services.errors import NotFound
+from ..services.errors import Conflict, NotFound
 
 bp = Blueprint("errors", __name__)
 
@@ -10,6 +10,11 @@ bp = Blueprint("errors", __name__)
 @bp.app_errorhandler(NotFound)
 def not_found(error: NotFound) -> tuple[str, int]:
     return render_template("errors/error.html", message=error.message, status=404), 404
+
+
+@bp.app_errorhandler(Conflict)
+def conflict(error: Conflict) -> tuple[str, int]:
+    return render_template("errors/error.html", message=error.message, status=409), 409
 
 
 @bp.app_errorhandler(404)

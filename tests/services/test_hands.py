@@ -136,6 +136,13 @@ def test_recording_into_a_finished_game_is_a_conflict(session):
     assert stored_hands(session, game.id) == [(1, 1)]
 
 
+def test_a_hand_number_past_the_next_one_is_refused_without_claiming_it_was_recorded(session):
+    game = make_game(session, 3)
+    with pytest.raises(Conflict, match="cannot be recorded yet: the next hand is 1"):
+        record(session, game, 0, {1: 10, 2: 20}, number=3)
+    assert stored_hands(session, game.id) == []
+
+
 def test_the_same_hand_number_twice_is_stored_once(session):
     game = make_game(session, 3)
     record(session, game, 0, {1: 10, 2: 20}, number=1)

@@ -152,3 +152,12 @@ def test_the_game_page_runs_the_same_queries_for_3_hands_as_for_60(
     few, many = queries_for(3), queries_for(60)
     assert few == many
     assert few > 0
+
+
+def test_rematch_of_a_game_still_being_played_is_refused(client, new_game, app):
+    game_id = new_game(["Ann", "Bob"])
+    response = client.post(f"/games/{game_id}/rematch")
+    assert response.status_code == 409
+    assert "still being played" in response.get_data(as_text=True)
+    with app.app_context():
+        assert [view.game.id for view in games.list_games(db.session)[0]] == [game_id]
