@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .. import scoring
-from ..models import Hand, HandCount, utcnow
+from ..models import Game, Hand, HandCount, utcnow
 from .errors import Conflict, NotFound
 from .games import GameView, hand_of, load_game, mark_changed, rules_of
 
@@ -27,11 +28,15 @@ class HandEntry:
 
 def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameView:
     """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict."""
-    view = load_game(session, game_id)
+    view = _load_for_change(session, game_id)
     if view.state.finished:
         raise Conflict("This game is over; no more hands can be recorded.")
-    if number != view.state.next_hand_number:
+    if number < view.state.next_hand_number:
         raise _already_recorded(number)
+    if number > view.state.next_hand_number:
+        raise Conflict(
+            f"Hand {number} cannot be recorded yet: the next hand is {view.state.next_hand_number}."
+        )
     hand = _scoring_hand(entry)
     problems = scoring.hand_problems(view.state, hand)
     if problems:
@@ -51,7 +56,7 @@ def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -
 
 def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameView:
     """Replace hand `number`; refused when a later hand would no longer fit the rules."""
-    view = load_game(session, game_id)
+    view = _load_for_change(session, game_id)
     row = _hand_row(view, number)
     hand = _scoring_hand(entry)
     hands = [hand_of(other) if other is not row else hand for other in view.game.hands]
@@ -70,7 +75,7 @@ def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> 
 
 def undo_last_hand(session: Session, game_id: int, number: int) -> GameView:
     """Delete hand `number`, which must still be the last one."""
-    view = load_game(session, game_id)
+    view = _load_for_change(session, game_id)
     row = _hand_row(view, number)
     if row is not view.game.hands[-1]:
         raise Conflict(f"Hand {number} is no longer the last hand; only the last can be undone.")
@@ -79,6 +84,20 @@ def undo_last_hand(session: Session, game_id: int, number: int) -> GameView:
     mark_changed(GameView(view.game, after))
     session.commit()
     return GameView(view.game, after)
+
+
+def _load_for_change(session: Session, game_id: int) -> GameView:
+    """The game as it stands now, held until the transaction ends: one change at a time per game."""
+    # A write that changes nothing, before anything is read, takes the game's row lock on PostgreSQL
+    # and the write lock on SQLite: a second phone waits here, then reads what the first one saved.
+    # Checked against an earlier read, an edit and an undo of one hand could each pass alone and
+    # then clash (a 500, or a deadlock), a version bump be lost, or an edit end the game under a
+    # hand saved meanwhile.
+    games = Game.__table__
+    session.execute(update(games).where(games.c.id == game_id).values(version=games.c.version))
+    # Forget what this session read before the lock, so the game is loaded afresh.
+    session.expire_all()
+    return load_game(session, game_id)
 
 
 def _already_recorded(number: int) -> Conflict:
