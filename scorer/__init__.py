@@ -40,6 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = with_driver(app.config["SQLALCHEMY_DATABASE_URI"])
 
     from . import database, security
+    from .api import routes as api
     from .extensions import csrf, db, migrate
     from .views import errors, games, hands, home, rules
 
@@ -48,7 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     database.init_app(app)
     security.init_app(app)
-    for blueprint in (errors.bp, home.bp, games.bp, hands.bp, rules.bp):
+    for blueprint in (errors.bp, home.bp, games.bp, hands.bp, rules.bp, api.bp):
         app.register_blueprint(blueprint)
     return app
 

@@ -1,0 +1,95 @@
+"""Errors as JSON: the rules' problems by field (422), and every HTTP error with its status.
+
+Validation errors are `{"errors": {field: [messages]}}`; every other error is `{"message": "..."}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from flask import Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .. import scoring
+from ..services.errors import Conflict, NotFound, ServiceError
+from ..services.games import GameView
+from .schemas import Errors, Invalid
+
+API_PREFIX = "/api/"
+STATUS_OF: dict[type[ServiceError], int] = {NotFound: 404, Conflict: 409}
+
+
+def message_response(status: int, message: str, **extra: Any) -> Response:
+    """A JSON error: the message for a person, and anything a client can use to recover."""
+    response = jsonify({"message": message, **extra})
+    response.status_code = status
+    return response
+
+
+def invalid(error: Invalid) -> Response:
+    response = jsonify({"errors": error.errors})
+    response.status_code = 422
+    return response
+
+
+def service_error(error: ServiceError) -> Response:
+    return message_response(STATUS_OF.get(type(error), 400), error.message)
+
+
+ROUTING_MESSAGES = {
+    404: "There is no such address in this API; see /api/v1/openapi.json.",
+    405: "This address does not take that method; the Allow header lists those it takes.",
+}
+
+
+def http_error(error: HTTPException, message: str | None = None) -> Response:
+    code = error.code or 500
+    if message is None:
+        message = error.description if code < 500 else "Something went wrong on the server."
+    response = message_response(code, message or error.name)
+    if code == 405 and getattr(error, "valid_methods", None):
+        response.headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+    return response
+
+
+def routing_error() -> Response | None:
+    """Answer an unknown API address (404) or method (405) in JSON.
+
+    Routing fails before any blueprint is chosen, so the app-wide (HTML) error pages would answer;
+    this runs first, before the request is dispatched, and only for addresses under /api/.
+    """
+    error = request.routing_exception
+    if (
+        isinstance(error, HTTPException)
+        and (error.code or 0) >= 400
+        and (request.path + "/").startswith(API_PREFIX)
+    ):
+        return http_error(error, ROUTING_MESSAGES.get(error.code or 0))
+    return None
+
+
+def problem_errors(
+    problems: Iterable[scoring.Problem], view: GameView | None = None, number: int | None = None
+) -> Errors:
+    """The rules' problems by API field: `counts.<player id>` for a count, the field name else.
+
+    When hand `number` is edited, problems it causes in later hands are reported under "hand".
+    """
+    seats = view.game.seats if view is not None else []
+    errors: Errors = {}
+    for problem in problems:
+        seat = (
+            seats[problem.seat] if problem.seat is not None and problem.seat < len(seats) else None
+        )
+        if number is not None and problem.hand not in (None, number):
+            about = f"{seat.player.name}: " if seat is not None else ""
+            key = "hand"
+            message = f"Hand {problem.hand} would no longer fit: {about}{problem.message}"
+        elif problem.field == "count":
+            key = f"counts.{seat.player_id}" if seat is not None else "hand"
+            message = problem.message
+        else:
+            key, message = problem.field, problem.message
+        errors.setdefault(key, []).append(message)
+    return errors
