@@ -14,6 +14,8 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 NAME_MAX_LENGTH = 40
+# The largest id an integer column holds on every database we support.
+ID_MAX = 2**31 - 1
 TEAM_NAME_MAX_LENGTH = 60
 
 

@@ -19,6 +19,7 @@ from .cards import (
 from .game import (
     DEFAULT_TARGET,
     MAX_PLAYERS,
+    MAX_TARGET,
     MIN_PLAYERS,
     Count,
     GameState,
@@ -46,6 +47,7 @@ __all__ = [
     "DEFAULT_TARGET",
     "DIGITS",
     "MAX_PLAYERS",
+    "MAX_TARGET",
     "MIN_PLAYERS",
     "WILD_CARDS",
     "Count",

@@ -18,6 +18,8 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 MIN_PARTNERS_PLAYERS = 4
 DEFAULT_TARGET = 500
+# Far beyond any real game (a whole deck is worth 1,440 points), and well inside a database integer.
+MAX_TARGET = 100_000
 
 
 class Mode(StrEnum):
@@ -91,6 +93,8 @@ def setup_problems(mode: Mode | str, players: int, target: int, first_dealer: in
         )
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         problems.append(Problem("The target must be a whole number of points above 0.", "target"))
+    elif target > MAX_TARGET:
+        problems.append(Problem(f"The target can be at most {MAX_TARGET:,} points.", "target"))
     if not 0 <= first_dealer < max(players, 1):
         problems.append(Problem("The first dealer must be one of the players.", "first_dealer"))
     return problems

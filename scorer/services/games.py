@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from .. import scoring
-from ..models import TEAM_NAME_MAX_LENGTH, Game, Hand, Seat, Team, utcnow
+from ..models import ID_MAX, TEAM_NAME_MAX_LENGTH, Game, Hand, Seat, Team, utcnow
 from . import players
 from .errors import Conflict, NotFound
 
@@ -89,6 +89,8 @@ def _with_everything():
 
 def load_game(session: Session, game_id: int) -> GameView:
     """A game with its players and hands, loaded in a fixed number of queries."""
+    if not 0 < game_id <= ID_MAX:
+        raise NotFound("There is no such game.")
     game = session.scalar(select(Game).where(Game.id == game_id).options(*_with_everything()))
     if game is None:
         raise NotFound("There is no such game.")

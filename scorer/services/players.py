@@ -29,6 +29,8 @@ def name_problem(name: str) -> str | None:
         return "Type a name."
     if len(cleaned) > NAME_MAX_LENGTH:
         return f"Names are at most {NAME_MAX_LENGTH} characters."
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in cleaned):
+        return "Names cannot contain control characters."
     return None
 
 

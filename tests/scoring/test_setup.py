@@ -42,6 +42,7 @@ def test_two_to_ten_players(mode, players):
         (Mode.STANDARD, 4, "500", 0, ["target"]),
         (Mode.STANDARD, 4, None, 0, ["target"]),
         (Mode.STANDARD, 4, True, 0, ["target"]),
+        (Mode.STANDARD, 4, 100_001, 0, ["target"]),
         (Mode.STANDARD, 4, 500, -1, ["first_dealer"]),
         (Mode.STANDARD, 4, 500, 4, ["first_dealer"]),
         (Mode.PARTNERS, 4, 500, 9, ["first_dealer"]),
@@ -66,3 +67,7 @@ def test_rules_defaults():
     rules = Rules(Mode.STANDARD, 3)
     assert (rules.target, rules.first_dealer) == (500, 0)
     assert rules.deck.max_points == 1440
+
+
+def test_the_largest_target_is_accepted():
+    assert Rules(Mode.STANDARD, 2, target=100_000).target == 100_000

@@ -42,6 +42,11 @@ def test_names_are_one_to_forty_characters():
     assert players.name_problem("x" * 41) == "Names are at most 40 characters."
 
 
+@pytest.mark.parametrize("name", ["Ann\x00", "B\x07ob", "\ud800Cat"])
+def test_a_name_with_control_characters_is_refused(name):
+    assert players.name_problem(name) == "Names cannot contain control characters."
+
+
 def test_duplicate_problems_name_each_repeat_ignoring_case():
     problems = players.duplicate_problems(["Ann", "Bob", "ann ", "Cat", "BOB"])
     assert [problem.message for problem in problems] == [

@@ -161,3 +161,9 @@ def test_rematch_of_a_game_still_being_played_is_refused(client, new_game, app):
     assert "still being played" in response.get_data(as_text=True)
     with app.app_context():
         assert [view.game.id for view in games.list_games(db.session)[0]] == [game_id]
+
+
+def test_a_game_id_beyond_any_database_integer_is_simply_not_found(client):
+    response = client.get("/games/1000000000000")
+    assert response.status_code == 404
+    assert "no such game" in response.get_data(as_text=True)
