@@ -127,7 +127,8 @@
       form.querySelector("[data-active]").value = "";
       render(form);
       var tallyList = form.querySelector(".tallies");
-      if (tallyList.scrollIntoView) tallyList.scrollIntoView({ block: "start", behavior: "smooth" });
+      var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      if (tallyList.scrollIntoView) tallyList.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
     }
   });
 

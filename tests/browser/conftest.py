@@ -1,0 +1,208 @@
+"""Real-browser fixtures: the app served by waitress with CSRF on, Debian's chromium, a phone.
+
+Playwright's own browser download is not used: the tests drive the chromium at CHROMIUM_PATH
+(default /usr/bin/chromium). Without it the tests are skipped, or fail when CI is set.
+
+Besides the page, every test checks that the server raised nothing (a warning in a request is an
+error too, as everywhere in the suite) and that the page logged no script error or CSP violation.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from conftest import make_app
+from flask import Flask, got_request_exception
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from waitress import create_server, wasyncore
+
+from scorer.extensions import db
+
+CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 5_000
+# Chrome logs every 4xx answer, and a 422 with the form's errors is expected; failed stylesheets,
+# scripts and images are caught by their responses instead.
+EXPECTED_CONSOLE = re.compile(r"^Failed to load resource: the server responded with a status of 4")
+
+
+@pytest.fixture(scope="module")
+def live_app(tmp_path_factory) -> Iterator[Flask]:
+    """The real app (CSRF on) on a fresh, migrated SQLite file, one per test module."""
+    path = tmp_path_factory.mktemp("live") / "scorer.sqlite"
+    app = make_app(f"sqlite:///{path}", WTF_CSRF_ENABLED=True, TESTING=False)
+    app.extensions["browser_test_errors"] = errors = []
+
+    def record(_sender, exception: BaseException, **_extra) -> None:
+        errors.append(exception)
+
+    got_request_exception.connect(record, app, weak=False)
+    yield app
+    got_request_exception.disconnect(record, app)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def live_server(live_app: Flask) -> Iterator[str]:
+    """The base URL of `live_app`, served by waitress in a daemon thread."""
+    server = create_server(live_app, host="127.0.0.1", port=0, threads=4)
+    stop = threading.Event()
+
+    def serve() -> None:
+        # The loop closes the server itself, so no socket is closed under a running select().
+        while not stop.is_set():
+            wasyncore.loop(timeout=0.05, map=server._map, count=1)
+        server.task_dispatcher.shutdown()
+        wasyncore.close_all(server._map)
+
+    thread = threading.Thread(target=serve, name="waitress", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors(live_app: Flask) -> Iterator[None]:
+    """Fails a test when a request raised on the server, with the exception, not a timeout."""
+    errors: list[BaseException] = live_app.extensions["browser_test_errors"]
+    errors.clear()
+    yield
+    if errors:
+        pytest.fail(f"the server raised: {errors[0]!r}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM_PATH).is_file():
+        reason = f"no chromium at {CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def new_phone(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Makes a page in a fresh touch-phone context; keyword arguments go to `new_context`."""
+    contexts: list[BrowserContext] = []
+    problems: list[str] = []
+
+    def make(viewport: dict[str, int] = PHONE, **options) -> Page:
+        options = {"device_scale_factor": 3, **options}
+        context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True, **options)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.on(
+            "response",
+            lambda response: (
+                response.status >= 400
+                and response.request.resource_type not in ("document", "xhr", "fetch")
+                and problems.append(f"{response.status} for {response.url}")
+            ),
+        )
+        page.on(
+            "console",
+            lambda message: (
+                message.type == "error"
+                and not EXPECTED_CONSOLE.match(message.text)
+                and problems.append(f"console: {message.text}")
+            ),
+        )
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def phone(new_phone: Callable[..., Page]) -> Page:
+    """A page on a 390x844 touch phone at 3x."""
+    return new_phone()
+
+
+class Taps:
+    """Taps elements like a thumb would, and counts every tap."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, locator: Locator) -> None:
+        locator.tap()
+        self.count += 1
+
+
+@pytest.fixture
+def taps() -> Taps:
+    return Taps()
+
+
+@pytest.fixture
+def start_game(live_server: str) -> Callable[..., str]:
+    """Sets up a standard game on the setup page by tapping; returns the game's URL."""
+
+    def start(page: Page, names: list[str], target: int | None = None) -> str:
+        page.goto(f"{live_server}/games/new")
+        for name in names:
+            chip = page.locator(".roster .chip", has_text=re.compile(f"^{name}$"))
+            if chip.count():
+                chip.tap()
+            else:
+                page.locator("#new_name").fill(name)
+                page.get_by_role("button", name="Add", exact=True).tap()
+            expect(page.locator(".seat-name", has_text=name)).to_be_visible()
+        if target is not None:
+            page.locator(".target .chip", has_text=str(target)).tap()
+            expect(page.locator("#target")).to_have_value(str(target))
+        page.get_by_role("button", name="Start game").tap()
+        page.wait_for_url(re.compile(r"/games/\d+$"))
+        return page.url
+
+    return start
+
+
+@pytest.fixture
+def enter_hand() -> Callable[..., None]:
+    """Enters a hand on the pad with `tap`: who went out, then each listed hand's card keys.
+
+    The pad starts on the player after the one who went out, so that row is not tapped first.
+    """
+
+    def enter(page: Page, tap: Callable[[Locator], None], went_out: str, cards: dict) -> None:
+        pad = page.locator("#hand-form")
+        tap(pad.locator(".went-out .chip", has_text=went_out))
+        for name, keys in cards.items():
+            row = pad.locator(f'.tally[data-name="{name}"]')
+            if "is-active" not in (row.get_attribute("class") or "").split():
+                tap(row.locator(".tally-pick"))
+            expect(row).to_have_class(re.compile(r"\bis-active\b"))
+            for key in keys:
+                tap(pad.locator(f'.keys [data-card="{key}"]'))
+
+    return enter

@@ -1,0 +1,106 @@
+"""Every screen fits a small phone: no sideways scrolling, every control big enough for a thumb.
+
+Checked at 360x640 and 390x844, in light and dark mode, on: home; setup with four players seated,
+in standard and in partners mode; a game with a hand recorded, before and after tapping who went
+out; the edit and undo pages; a finished game; the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from factories import make_game, record
+from flask import Flask
+from playwright.sync_api import Page
+
+from scorer.extensions import db
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 640}
+PHONE = {"width": 390, "height": 844}
+MIN_TARGET = 44  # CSS px, WCAG 2.5.5 and Apple's guideline
+LONG_NAME = "Wolfeschlegelsteinhausenbergerdorff"  # 35 letters, no space to break at
+# Controls too small for a thumb, or sticking out of their panel. An input wrapped in a label (a
+# radio chip, a mode choice) is tapped through its label.
+OFFENDERS = """(min) => {
+  const box = (element) => element.getBoundingClientRect();
+  const small = (rect) => rect.width < min || rect.height < min;
+  const found = [];
+  for (const element of document.querySelectorAll("button, a, input, label.chip")) {
+    if (element.type === "hidden") continue;
+    if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: false })) continue;
+    let rect = box(element);
+    const label = element.tagName === "INPUT" && element.closest("label");
+    if (small(rect) && label) rect = box(label);
+    const panel = element.closest(".panel");
+    const edges = panel && box(panel);
+    const outside = panel && (rect.left < edges.left - 0.5 || rect.right > edges.right + 0.5);
+    if (!small(rect) && !outside) continue;
+    const name = element.getAttribute("aria-label") || element.innerText || element.value
+      || element.name || element.outerHTML.slice(0, 60);
+    const size = `${Math.round(rect.width)}x${Math.round(rect.height)}`;
+    const what = outside ? "sticks out of its panel" : `is under ${min}x${min}`;
+    found.push(`${element.tagName.toLowerCase()} "${name.trim()}" ${size} ${what}`);
+  }
+  return found;
+}"""
+
+
+@pytest.fixture(scope="module")
+def games(live_app: Flask) -> tuple[int, int]:
+    """Seeded through the services: a game with one hand recorded, and a finished game."""
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat", LONG_NAME])
+        record(db.session, game, 0, {1: ["3", "skip"], 2: ["wild", "draw2"], 3: ["8"]})
+        finished = make_game(db.session, ["Maximiliana", "Bartholomew"], target=100)
+        record(db.session, finished, 1, {0: ["wild4", "wild", "9"]})
+        return game.id, finished.id
+
+
+def screens(page: Page, base: str, games: tuple[int, int]) -> Iterator[str]:
+    """Visits each screen in turn and yields its name once it is ready to measure."""
+    game_id, finished_id = games
+    page.goto(f"{base}/")
+    yield "home"
+    page.goto(f"{base}/games/new")
+    for name in ("Ann", "Bob", "Cat", LONG_NAME):
+        page.locator(".roster .chip", has_text=name).tap()
+        page.locator(".seat-name", has_text=name).wait_for()
+    yield "setup with four players"
+    page.locator(".choice", has_text="Partners").tap()
+    page.locator(".teams input").first.wait_for()
+    yield "setup for partners, with team names"
+    page.goto(f"{base}/games/{game_id}")
+    yield "game"
+    page.locator("#hand-form .went-out .chip", has_text="Bob").tap()
+    page.locator('.tally.is-active[data-name="Cat"]').wait_for()
+    yield "game, after tapping who went out"
+    page.goto(f"{base}/games/{game_id}/hands/1/edit")
+    yield "edit hand 1"
+    page.goto(f"{base}/games/{game_id}/hands/1/undo")
+    yield "undo hand 1"
+    page.goto(f"{base}/games/{finished_id}")
+    yield "finished game"
+    page.goto(f"{base}/rules/partners")
+    yield "rules"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360x640", "390x844"])
+def test_screens_fit_the_phone(
+    new_phone: Callable[..., Page], live_server: str, games: tuple[int, int], viewport, scheme
+):
+    page = new_phone(viewport, color_scheme=scheme)
+    problems = []
+    for screen in screens(page, live_server, games):
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (
+            scheme == "dark"
+        )
+        width = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+        if width[0] > width[1]:
+            problems.append(f"{screen}: scrolls sideways, {width[0]}px wide in {width[1]}px")
+        for offender in page.evaluate(OFFENDERS, MIN_TARGET):
+            problems.append(f"{screen}: {offender}")
+    assert not problems, "\n".join(problems)

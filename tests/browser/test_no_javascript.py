@@ -1,0 +1,65 @@
+"""Without JavaScript each button is a plain form post, and the server redraws the form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(new_phone) -> Page:
+    return new_phone(java_script_enabled=False)
+
+
+def test_a_game_and_a_hand_with_plain_form_posts(page: Page, live_server: str):
+    page.goto(f"{live_server}/games/new")
+    assert page.evaluate("1 + 1") == 2  # Playwright's own evaluation still works...
+    assert page.locator("script[src*=htmx]").count() == 1  # ...while the page's scripts never ran.
+
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        page.locator("#new_name").fill(name)
+        page.get_by_role("button", name="Add", exact=True).tap()
+        expect(page.locator(".seat-name", has_text=name)).to_be_visible()
+    page.get_by_role("button", name="Dan deals first").tap()
+    expect(page.get_by_role("button", name="Dan deals first")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.get_by_role("button", name="Start game").tap()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game_url = page.url
+    expect(page.locator(".deal-line")).to_have_text("Dan deals hand 1.")
+
+    pad = page.locator("#hand-form")
+    # Choosing who went out sends nothing; the first key does, and the pad comes back on Bob.
+    pad.locator(".went-out .chip", has_text="Ann").tap()
+    for key in ("3", "20"):
+        pad.locator(f'.keys [data-card="{key}"]').tap()
+        page.wait_for_load_state()
+    bob = pad.locator('.tally[data-name="Bob"]')
+    expect(bob).to_have_class(re.compile(r"\bis-active\b"))
+    expect(bob.locator("[data-points]")).to_have_text("23")
+    expect(bob.locator("[data-tape]")).to_have_text("3 · 20")
+
+    pad.locator('.tally[data-name="Cat"] .tally-pick').tap()
+    expect(pad.locator('.tally[data-name="Cat"]')).to_have_class(re.compile(r"\bis-active\b"))
+    for key in ("50", "20", "9"):
+        pad.locator(f'.keys [data-card="{key}"]').tap()
+        page.wait_for_load_state()
+    pad.locator('.keys [data-pad="back"]').tap()  # the 9 was a mistake
+    expect(pad.locator('.tally[data-name="Cat"] [data-points]')).to_have_text("70")
+
+    # Dan's hand as a typed total, then save.
+    pad.locator('.tally[data-name="Dan"] [data-typed]').fill("8")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 93")  # Dan not yet sent
+    pad.get_by_role("button", name="Save hand").tap()
+    page.wait_for_url(game_url)
+
+    ann = page.locator(".standings .side").first
+    expect(ann.locator(".side-names")).to_have_text(re.compile(r"^\s*Ann deals\s*$"))
+    expect(ann.locator(".score")).to_have_text("score 101")
+    expect(page.locator(".history .hand-head")).to_contain_text("Ann went out, +101")
+    expect(page.locator(".deal-line")).to_have_text("Ann deals hand 2.")

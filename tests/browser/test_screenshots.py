@@ -1,0 +1,78 @@
+"""Screenshots of the main screens on a phone, in docs/screenshots/, rewritten on every run."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from factories import make_game, record
+from flask import Flask
+from playwright.sync_api import Locator, Page, expect
+
+from scorer.extensions import db
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def test_screenshots_of_the_main_screens(
+    new_phone: Callable[..., Page], live_app: Flask, live_server: str, enter_hand
+):
+    # A finished game seeded through the services puts its players on the roster.
+    with live_app.app_context():
+        finished = make_game(db.session, ["Eve", "Fay", "Gus"], target=200)
+        record(db.session, finished, 1, {0: ["wild", "draw2", "7"], 2: ["skip", "5"]})
+        record(db.session, finished, 0, {1: ["wild4", "wild", "wild", "9"], 2: ["skip"] * 3})
+        finished_id = finished.id
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for old in SHOTS.glob("*.png"):
+        old.unlink()
+    page = new_phone(device_scale_factor=2, reduced_motion="reduce")
+
+    def shot(name: str) -> None:
+        page.screenshot(path=SHOTS / f"{name}.png", animations="disabled", caret="hide")
+
+    page.goto(f"{live_server}/games/new")
+    for name in NAMES:
+        page.locator("#new_name").fill(name)
+        page.get_by_role("button", name="Add", exact=True).tap()
+        expect(page.locator(".seat-name", has_text=name)).to_be_visible()
+        # The swapped-in form puts the cursor back in the name field, ready for the next name.
+        expect(page.locator("#new_name")).to_be_focused()
+    expect(page.locator(".roster .chip")).to_have_count(3)
+    page.locator("#new_name").blur()
+    shot("setup")
+
+    page.get_by_role("button", name="Start game").tap()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    hands = [
+        ("Ann", {"Bob": ["3", "20"], "Cat": ["50", "20"], "Dan": ["8"]}),
+        ("Cat", {"Dan": ["7", "2"], "Ann": ["20", "5"], "Bob": ["9", "9", "0"]}),
+    ]
+    for number, (went_out, cards) in enumerate(hands, start=1):
+        enter_hand(page, Locator.tap, went_out, cards)
+        page.get_by_role("button", name="Save hand").tap()
+        expect(page.locator(".history .hand")).to_have_count(number)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot("game")
+
+    enter_hand(page, Locator.tap, "Bob", {"Cat": ["50", "4"], "Dan": ["20"]})
+    page.locator("#hand-form .went-out").evaluate("element => element.scrollIntoView()")
+    shot("pad")
+
+    page.goto(f"{live_server}/games/{finished_id}")
+    expect(page.locator("#result-title")).to_contain_text("wins")
+    shot("finished")
+
+    page.goto(f"{live_server}/")
+    shot("home")
+
+    written = sorted(path.name for path in SHOTS.glob("*.png"))
+    assert written == ["finished.png", "game.png", "home.png", "pad.png", "setup.png"]
+    for path in SHOTS.glob("*.png"):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert path.stat().st_size > 10_000
