@@ -22,7 +22,7 @@ def set_up(page: Page, live_server: str, mode: str, names: list[str], target: in
 
 
 def side_lines(page: Page) -> list[str]:
-    """Each place on the scoreboard as one line, without the word "score" kept for screen readers."""
+    """Each place on the scoreboard as one line, less the word "score" kept for screen readers."""
     return [
         " ".join(side.text_content().split()).replace(" score ", " ", 1)
         for side in page.locator(".standings .side").all()
