@@ -99,7 +99,8 @@ def test_generated_requests_get_documented_answers_and_never_a_5xx(app: Flask, m
         suppress_health_check=list(HealthCheck),
     )
     def check(case):
-        response = case.call()
+        # Called through WSGI, nothing would undo the compression an HTTP client undoes itself.
+        response = case.call(headers={"Accept-Encoding": "identity"})
         case.validate_response(response, checks=CHECKS)
 
     check()

@@ -13,6 +13,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,10 +58,10 @@ def live_app(tmp_path_factory) -> Iterator[Flask]:
         db.engine.dispose()
 
 
-@pytest.fixture(scope="module")
-def live_server(live_app: Flask) -> Iterator[str]:
-    """The base URL of `live_app`, served by waitress in a daemon thread."""
-    server = create_server(live_app, host="127.0.0.1", port=0, threads=4)
+@contextmanager
+def serving(app: Flask) -> Iterator[tuple[str, Callable[[], None]]]:
+    """Serves `app` with waitress in a daemon thread: its base URL, and a function that stops it."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
     stop = threading.Event()
 
     def serve() -> None:
@@ -72,11 +73,47 @@ def live_server(live_app: Flask) -> Iterator[str]:
 
     thread = threading.Thread(target=serve, name="waitress", daemon=True)
     thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
+
+    def halt() -> None:
         stop.set()
         thread.join(timeout=10)
+
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}", halt
+    finally:
+        halt()
+
+
+@pytest.fixture(scope="module")
+def live_server(live_app: Flask) -> Iterator[str]:
+    """The base URL of `live_app`, served by waitress in a daemon thread."""
+    with serving(live_app) as (url, _stop):
+        yield url
+
+
+# Addresses that are not pages, or pages the screen tests visit themselves, in a richer state.
+NOT_PLAIN_PAGES = re.compile(
+    r"^/(static/|api/|sw\.js$|manifest\.webmanifest$|$|games/new$|offline$)"
+)
+
+
+@pytest.fixture(scope="module")
+def plain_pages(live_app: Flask) -> list[str]:
+    """Every other GET address the app serves without an id in it: new pages get checked too."""
+    return sorted(
+        {
+            rule.rule
+            for rule in live_app.url_map.iter_rules()
+            if "GET" in rule.methods and not rule.arguments and not NOT_PLAIN_PAGES.match(rule.rule)
+        }
+    )
+
+
+@pytest.fixture
+def stoppable_server(live_app: Flask) -> Iterator[tuple[str, Callable[[], None]]]:
+    """A second server on `live_app` for one test: its base URL, and a function that stops it."""
+    with serving(live_app) as server:
+        yield server
 
 
 @pytest.fixture(autouse=True)
@@ -111,8 +148,8 @@ def new_phone(browser: Browser) -> Iterator[Callable[..., Page]]:
     problems: list[str] = []
 
     def make(viewport: dict[str, int] = PHONE, **options) -> Page:
-        options = {"device_scale_factor": 3, **options}
-        context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True, **options)
+        options = {"device_scale_factor": 3, "is_mobile": True, "has_touch": True, **options}
+        context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()

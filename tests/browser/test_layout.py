@@ -2,7 +2,8 @@
 
 Checked at 360x640 and 390x844, in light and dark mode, on: home; setup with four players seated,
 in standard and in partners mode; a game with a hand recorded, before and after tapping who went
-out; the edit and undo pages; a finished game; the rules.
+out; sharing it; the edit and undo pages; a finished game; the rules; the offline page; and
+every other page the app serves at an address without an id.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def games(live_app: Flask) -> tuple[int, int]:
         return game.id, finished.id
 
 
-def screens(page: Page, base: str, games: tuple[int, int]) -> Iterator[str]:
+def screens(page: Page, base: str, games: tuple[int, int], others: list[str]) -> Iterator[str]:
     """Visits each screen in turn and yields its name once it is ready to measure."""
     game_id, finished_id = games
     page.goto(f"{base}/")
@@ -77,6 +78,9 @@ def screens(page: Page, base: str, games: tuple[int, int]) -> Iterator[str]:
     page.locator("#hand-form .went-out .chip", has_text="Bob").tap()
     page.locator('.tally.is-active[data-name="Cat"]').wait_for()
     yield "game, after tapping who went out"
+    page.goto(f"{base}/games/{game_id}/share")
+    page.locator("img.qr").evaluate("image => image.decode()")
+    yield "share"
     page.goto(f"{base}/games/{game_id}/hands/1/edit")
     yield "edit hand 1"
     page.goto(f"{base}/games/{game_id}/hands/1/undo")
@@ -85,16 +89,27 @@ def screens(page: Page, base: str, games: tuple[int, int]) -> Iterator[str]:
     yield "finished game"
     page.goto(f"{base}/rules/partners")
     yield "rules"
+    page.goto(f"{base}/offline")
+    yield "offline"
+    for path in others:
+        response = page.goto(f"{base}{path}")
+        if response and response.ok and "text/html" in response.headers.get("content-type", ""):
+            yield path
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360x640", "390x844"])
 def test_screens_fit_the_phone(
-    new_phone: Callable[..., Page], live_server: str, games: tuple[int, int], viewport, scheme
+    new_phone: Callable[..., Page],
+    live_server: str,
+    games: tuple[int, int],
+    plain_pages: list[str],
+    viewport,
+    scheme,
 ):
     page = new_phone(viewport, color_scheme=scheme)
     problems = []
-    for screen in screens(page, live_server, games):
+    for screen in screens(page, live_server, games, plain_pages):
         assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (
             scheme == "dark"
         )

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from factories import make_game, record
 from flask import Flask
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from scorer.extensions import db
 
@@ -17,6 +18,14 @@ pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
+LAN = "http://192.168.1.20:8000"
+
+
+def pass_to(route: Route, server: str) -> None:
+    """Answers a request for the LAN address from the test server, which sees the LAN host."""
+    url = route.request.url.replace(LAN, server, 1)
+    host = urlsplit(LAN).netloc
+    route.fulfill(response=route.fetch(url=url, headers={**route.request.headers, "host": host}))
 
 
 def test_screenshots_of_the_main_screens(
@@ -64,6 +73,15 @@ def test_screenshots_of_the_main_screens(
     page.locator("#hand-form .went-out").evaluate("element => element.scrollIntoView()")
     shot("pad")
 
+    # The share screen as a phone at the table sees it: through the laptop's network address
+    # (the test server only listens on 127.0.0.1, so requests to that address are passed to it).
+    game_path = urlsplit(page.url).path
+    page.route(f"{LAN}/**", lambda route: pass_to(route, live_server))
+    page.goto(f"{LAN}{game_path}/share")
+    expect(page.locator("#game-link")).to_have_text(f"{LAN}{game_path}")
+    page.locator("img.qr").evaluate("image => image.decode()")
+    shot("share")
+
     page.goto(f"{live_server}/games/{finished_id}")
     expect(page.locator("#result-title")).to_contain_text("wins")
     shot("finished")
@@ -72,7 +90,7 @@ def test_screenshots_of_the_main_screens(
     shot("home")
 
     written = sorted(path.name for path in SHOTS.glob("*.png"))
-    assert written == ["finished.png", "game.png", "home.png", "pad.png", "setup.png"]
+    assert written == ["finished.png", "game.png", "home.png", "pad.png", "setup.png", "share.png"]
     for path in SHOTS.glob("*.png"):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert path.stat().st_size > 10_000

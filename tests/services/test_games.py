@@ -163,3 +163,13 @@ def test_rematch_keeps_seats_and_settings_and_passes_the_deal(session):
 def test_rematch_of_an_unknown_game_is_not_found(session):
     with pytest.raises(NotFound):
         games.rematch(session, 999)
+
+
+def test_version_of_reads_the_version_alone_and_knows_unknown_games(session):
+    game = make_game(session, 2)
+    assert games.version_of(session, game.id) == 0
+    record(session, game, 0, {1: 5})
+    assert games.version_of(session, game.id) == 1
+    for missing in (0, 9999, 2**40):
+        with pytest.raises(NotFound):
+            games.version_of(session, missing)

@@ -1,0 +1,81 @@
+"""The installable app: its manifest, the service worker and the page it shows when offline."""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, Response, current_app, jsonify, make_response, render_template
+
+from ..assets import static_url, static_version
+
+bp = Blueprint("pwa", __name__)
+
+# What the service worker keeps for offline use: the look of the app and the offline page.
+OFFLINE_ASSETS = (
+    "css/app.css",
+    "css/stats.css",
+    "js/app.js",
+    "vendor/htmx-2.0.11.min.js",
+    "icons/icon.svg",
+)
+THEME_COLOR = "#b5121b"
+BACKGROUND_COLOR = "#f4f1ec"
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    icon = "icons/icon-{}.png"
+    response = jsonify(
+        {
+            "id": "/",
+            "name": "UNO Scorer",
+            "short_name": "UNO Scorer",
+            "description": "Keeps score for UNO played with real cards, on every phone.",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "theme_color": THEME_COLOR,
+            "background_color": BACKGROUND_COLOR,
+            "icons": [
+                {"src": static_url(icon.format(192)), "sizes": "192x192", "type": "image/png"},
+                {"src": static_url(icon.format(512)), "sizes": "512x512", "type": "image/png"},
+                {
+                    "src": static_url("icons/maskable-512.png"),
+                    "sizes": "512x512",
+                    "type": "image/png",
+                    "purpose": "maskable",
+                },
+                {"src": static_url("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            ],
+        }
+    )
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, from the root so its scope is the whole app; never cached for long."""
+    assets = [static_url(name) for name in OFFLINE_ASSETS]
+    response = make_response(
+        render_template("pwa/sw.js", cache=f"uno-scorer-{_release()}", assets=assets)
+    )
+    response.mimetype = "text/javascript"
+    response.cache_control.no_cache = True
+    return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    return render_template("pwa/offline.html")
+
+
+def _release() -> str:
+    """Changes whenever a cached asset or the offline page does, so the worker updates its cache."""
+    loader = current_app.jinja_env.loader
+    assert loader is not None
+    parts = [f"{name}={static_version(name)}" for name in OFFLINE_ASSETS]
+    for template in ("pwa/offline.html", "base.html"):
+        source, _filename, _uptodate = loader.get_source(current_app.jinja_env, template)
+        parts.append(source)
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]

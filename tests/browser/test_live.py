@@ -1,0 +1,156 @@
+"""Two phones on one game: what one records shows on the other within 5 seconds, in place.
+
+The second phone may be in the middle of counting the same hand: its tally stays on its pad, it is
+told that the hand was saved elsewhere, and saving it then counts nothing twice.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+from factories import make_game
+from flask import Flask
+from playwright.sync_api import Locator, Page, expect
+
+from scorer.extensions import db
+
+pytestmark = pytest.mark.browser
+
+WITHIN_MS = 5_000
+
+
+@pytest.fixture
+def game_url(live_app: Flask, live_server: str) -> str:
+    with live_app.app_context():
+        return f"{live_server}/games/{make_game(db.session, ['Ann', 'Bob', 'Cat'], target=150).id}"
+
+
+def open_game(new_phone: Callable[..., Page], url: str) -> Page:
+    page = new_phone()
+    page.goto(url)
+    # Marks this page: a full reload would lose it, an htmx swap keeps it.
+    page.evaluate("window.__marker = 'no reload'")
+    return page
+
+
+def polls(page: Page) -> list[int]:
+    """Collects the status of every poll the page makes from now on."""
+    statuses: list[int] = []
+    page.on(
+        "response",
+        lambda response: "/live" in response.url and statuses.append(response.status),
+    )
+    return statuses
+
+
+def test_a_hand_saved_on_one_phone_appears_on_the_other_without_losing_its_tally(
+    new_phone, game_url: str, enter_hand
+):
+    keeper, other = open_game(new_phone, game_url), open_game(new_phone, game_url)
+
+    # The other phone starts counting hand 1 too: Ann went out, Bob holds a 7 and a Skip. While
+    # nothing changes, its polls are answered 304, without a body.
+    with other.expect_response(lambda response: "/live" in response.url) as first_poll:
+        enter_hand(other, Locator.tap, "Ann", {"Bob": ["7", "20"]})
+        expect(other.locator("[data-summary]")).to_have_text("Ann scores 27")
+    assert first_poll.value.status == 304
+
+    # Meanwhile the scorekeeper saves hand 1.
+    enter_hand(keeper, Locator.tap, "Ann", {"Bob": ["7", "20"], "Cat": ["50"]})
+    keeper.get_by_role("button", name="Save hand").tap()
+    expect(keeper.locator(".pad-title")).to_have_text("Record hand 2")
+    saved = time.monotonic()
+
+    history = other.locator("#history .hand-head")
+    expect(history).to_have_count(1, timeout=WITHIN_MS)
+    delay = time.monotonic() - saved
+    print(f"hand 1 reached the other phone {delay:.2f}s after it was saved")
+    assert delay < WITHIN_MS / 1000
+    expect(history.first).to_contain_text("Ann went out, +77")
+    expect(other.locator(".standings .side").first).to_contain_text("Ann")
+    assert other.evaluate("window.__marker") == "no reload"
+
+    # The half-entered tally is still there, with a word about what happened.
+    pad = other.locator("#hand-form")
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 1")
+    expect(pad.locator('.tally[data-name="Bob"] [data-tape]')).to_have_text("7 · 20")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 27")
+    expect(pad.locator(".stale")).to_have_text(
+        "Another phone has just saved hand 1. Saving this one will not count it twice."
+    )
+    # And the scores changing were announced, politely.
+    expect(other.locator("#announcer")).to_have_text(
+        "Scores: Ann 77, Bob 0, Cat 0. Bob deals hand 2."
+    )
+
+    # Saving it is refused as already recorded, and the pad moves on to hand 2.
+    pad.get_by_role("button", name="Save hand").tap()
+    expect(other.locator("#game > .notice")).to_contain_text("Hand 1 was already recorded")
+    expect(other.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(other.locator("#history .hand-head")).to_have_count(1)
+    assert other.evaluate("window.__marker") == "no reload"
+
+
+def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
+    new_phone, game_url: str, enter_hand
+):
+    keeper, other = open_game(new_phone, game_url), open_game(new_phone, game_url)
+    enter_hand(keeper, Locator.tap, "Bob", {"Cat": ["9"], "Ann": ["1"]})
+    keeper.get_by_role("button", name="Save hand").tap()
+
+    # The other phone had nothing on its pad, so it simply gets the pad for hand 2.
+    expect(other.locator(".pad-title")).to_have_text("Record hand 2", timeout=WITHIN_MS)
+    expect(other.locator(".deal-line")).to_have_text("Bob deals hand 2.")
+    expect(other.locator(".stale")).to_have_count(0)
+
+    # It records hand 2; the scorekeeper's phone follows.
+    enter_hand(other, Locator.tap, "Cat", {"Ann": ["20"], "Bob": ["5"]})
+    other.get_by_role("button", name="Save hand").tap()
+    expect(other.locator(".pad-title")).to_have_text("Record hand 3")
+    expect(keeper.locator("#history .hand-head")).to_have_count(2, timeout=WITHIN_MS)
+    expect(keeper.locator(".pad-title")).to_have_text("Record hand 3")
+
+    # An undo on one phone shows on the other as well.
+    keeper.get_by_role("link", name="Undo hand 2").tap()
+    keeper.get_by_role("button", name="Undo hand 2").tap()
+    keeper.wait_for_url(re.compile(r"/games/\d+$"))
+    expect(other.locator("#history .hand-head")).to_have_count(1, timeout=WITHIN_MS)
+    expect(other.locator(".pad-title")).to_have_text("Record hand 2")
+    assert other.evaluate("window.__marker") == "no reload"
+
+
+def test_polling_stops_when_the_game_is_over(new_phone, game_url: str, enter_hand):
+    keeper, other = open_game(new_phone, game_url), open_game(new_phone, game_url)
+    enter_hand(keeper, Locator.tap, "Cat", {"Ann": ["50", "50"], "Bob": ["50"]})
+    keeper.get_by_role("button", name="Save hand").tap()
+    expect(keeper.locator("#result-title")).to_have_text("🏆 Cat wins with 150!")
+
+    expect(other.locator("#result-title")).to_have_text("🏆 Cat wins with 150!", timeout=WITHIN_MS)
+    expect(other.locator("#hand-form")).to_have_count(0)
+    expect(other.locator("#announcer")).to_have_text("Cat wins with 150.")
+    # The poller is gone from both phones, and neither asks again.
+    for page in (keeper, other):
+        expect(page.locator("#poll[hx-trigger]")).to_have_count(0)
+    statuses = polls(other) + polls(keeper)
+    other.wait_for_timeout(3_500)
+    assert statuses == []
+
+
+HIDE = """(hidden) => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(new_phone, game_url: str):
+    page = open_game(new_phone, game_url)
+    statuses = polls(page)
+    page.evaluate(HIDE, True)
+    page.wait_for_timeout(3_500)
+    assert statuses == []
+    with page.expect_response(lambda response: "/live" in response.url, timeout=1_000) as poll:
+        page.evaluate(HIDE, False)
+    assert poll.value.status == 304

@@ -1,0 +1,124 @@
+"""The installable app in a real browser: manifest, service worker, offline page, wake lock."""
+
+from __future__ import annotations
+
+import pytest
+from factories import make_game
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
+
+from scorer.extensions import db
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+READY = "navigator.serviceWorker.ready.then((registration) => registration.active.scriptURL)"
+CACHED = """caches.keys()
+  .then((keys) => Promise.all(keys.map((key) => caches.open(key).then((cache) => cache.keys()))))
+  .then((lists) => lists.flat().map((request) => request.url))"""
+
+
+@pytest.fixture
+def game_id(live_app: Flask) -> int:
+    with live_app.app_context():
+        return make_game(db.session, ["Ann", "Bob"]).id
+
+
+def test_the_manifest_and_the_service_worker_load(phone: Page, live_server: str, game_id: int):
+    phone.goto(f"{live_server}/games/{game_id}")
+    manifest = phone.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())"
+    )
+    assert (manifest["display"], manifest["start_url"]) == ("standalone", "/")
+    for icon in manifest["icons"]:
+        kind = phone.evaluate(
+            "(src) => fetch(src).then((r) => r.ok && r.headers.get('Content-Type').split(';')[0])",
+            icon["src"],
+        )
+        assert kind == icon["type"]
+
+    assert phone.evaluate(READY) == f"{live_server}/sw.js"
+    cached = phone.evaluate(CACHED)
+    assert f"{live_server}/offline" in cached
+    for asset in ("css/app.css?v=", "js/app.js?v=", "vendor/htmx-2.0.11.min.js?v="):
+        assert any(f"{live_server}/static/{asset}" in url for url in cached), asset
+    # Nothing of the game itself is kept: pages and polls always come from the server.
+    assert not [url for url in cached if "/games/" in url]
+
+    # Chromium's own check before it offers "Install app": nothing missing but a normal profile.
+    session = phone.context.new_cdp_session(phone)
+    errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert {error["errorId"] for error in errors} <= {"in-incognito"}
+    assert session.send("Page.getAppManifest")["errors"] == []
+
+
+def test_the_offline_page_shows_when_the_server_is_stopped(
+    browser: Browser, stoppable_server, live_app: Flask
+):
+    url, stop = stoppable_server
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob"]).id
+    # A context of its own: with the server gone, failed requests in the console are expected.
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{url}/")
+        page.evaluate(READY)
+        stop()
+
+        page.goto(f"{url}/games/{game}")
+        expect(page.locator("h1")).to_have_text("The scorer can't be reached")
+        assert page.url == f"{url}/games/{game}"
+        # Styled by the cached stylesheet: the red bar at the top, the button.
+        expect(page.locator(".topbar")).to_have_css("background-color", "rgb(181, 18, 27)")
+        expect(page.get_by_role("link", name="Try again")).to_be_visible()
+        page.get_by_role("link", name="Try again").tap()
+        expect(page.locator("h1")).to_have_text("The scorer can't be reached")
+        assert errors == []
+    finally:
+        context.close()
+
+
+RECORD_LOCKS = """() => {
+  window.__locks = [];
+  if (!navigator.wakeLock) return;
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) => request(type).then((lock) => {
+    window.__locks.push(lock);
+    return lock;
+  });
+}"""
+HELD = "window.__locks.filter((lock) => !lock.released).length"
+
+
+def test_the_screen_stays_on_during_a_game_with_a_toggle(new_phone, live_server: str, game_id: int):
+    page = new_phone()
+    page.add_init_script(f"({RECORD_LOCKS})()")
+    page.goto(f"{live_server}/games/{game_id}")
+    toggle = page.get_by_role("button", name="Keep screen on")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function(f"{HELD} === 1")
+
+    toggle.tap()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.wait_for_function(f"{HELD} === 0")
+    # The choice is remembered for the next game page.
+    page.reload()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("window.__locks.length") == 0
+    toggle.press("Enter")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function(f"{HELD} === 1")
+
+
+def test_without_the_wake_lock_api_there_is_no_toggle_and_no_error(
+    new_phone, live_server: str, game_id: int
+):
+    page = new_phone()
+    page.add_init_script("delete Navigator.prototype.wakeLock")
+    page.goto(f"{live_server}/games/{game_id}")
+    assert page.evaluate("'wakeLock' in navigator") is False
+    expect(page.locator("[data-wake-lock]")).to_be_hidden()
+    expect(page.get_by_role("link", name="Share")).to_be_visible()

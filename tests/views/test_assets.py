@@ -1,0 +1,115 @@
+"""Static files: versioned links cached for a year, everything else revalidated, all compressed."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from pathlib import Path
+
+import brotli
+import pytest
+from markup import HTMX, parse
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def version_of(name: str) -> str:
+    return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+
+
+def get(client, url: str, **headers):
+    """A response with its body read and its file closed."""
+    with client.get(url, headers=headers) as response:
+        response.get_data()
+        return response
+
+
+def test_pages_link_static_files_by_content_version(client):
+    page = parse(client.get("/"))
+    urls = [node.attrs["href"] for node in page.find_all("link", rel="stylesheet")]
+    urls += [node.attrs["src"] for node in page.find_all("script")]
+    assert urls == [
+        f"/static/css/app.css?v={version_of('css/app.css')}",
+        f"/static/css/stats.css?v={version_of('css/stats.css')}",
+        f"/static/vendor/htmx-2.0.11.min.js?v={version_of('vendor/htmx-2.0.11.min.js')}",
+        f"/static/js/app.js?v={version_of('js/app.js')}",
+    ]
+
+
+def test_a_versioned_file_is_cached_for_a_year(client):
+    response = get(client, f"/static/css/app.css?v={version_of('css/app.css')}")
+    assert response.status_code == 200
+    cache = response.cache_control
+    assert cache.public and cache.immutable
+    assert cache.max_age == 365 * 24 * 60 * 60
+    assert not cache.no_cache
+
+
+@pytest.mark.parametrize("query", ["", "?v=", "?v=0123456789ab"])
+def test_any_other_request_for_it_must_be_revalidated(client, query):
+    response = get(client, f"/static/css/app.css{query}")
+    assert response.status_code == 200
+    assert response.cache_control.no_cache
+    assert response.cache_control.max_age is None
+    assert response.headers.get("ETag")
+    # ...and the revalidation is cheap: the same ETag gets a 304.
+    again = get(
+        client, f"/static/css/app.css{query}", **{"If-None-Match": response.headers["ETag"]}
+    )
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize(
+    ("encoding", "decompress"),
+    [("br", brotli.decompress), ("gzip", gzip.decompress)],
+    ids=["br", "gzip"],
+)
+def test_pages_and_fragments_are_compressed(client, new_game, encoding, decompress):
+    game_id = new_game(["Ann", "Bob", "Cat"])
+    plain = client.get(f"/games/{game_id}").get_data()
+    page = client.get(f"/games/{game_id}", headers={"Accept-Encoding": encoding})
+    assert page.headers["Content-Encoding"] == encoding
+    # The same page (its CSRF token is signed with the time, so it can differ by a second).
+    assert decompress(page.data).split(b"hx-headers=")[0] == plain.split(b"hx-headers=")[0]
+    assert len(page.data) < len(plain) / 3
+    # An htmx fragment too, and each says what it varies on.
+    fragment = client.get(f"/games/{game_id}/live", headers={**HTMX, "Accept-Encoding": encoding})
+    assert fragment.headers["Content-Encoding"] == encoding
+    assert b'id="scoreboard"' in decompress(fragment.data)
+    for response in (page, fragment):
+        vary = {value.strip() for value in response.headers["Vary"].split(",")}
+        assert {"HX-Request", "Accept-Encoding"} <= vary
+
+
+def test_static_files_are_compressed_when_the_browser_accepts_it(client):
+    name = "vendor/htmx-2.0.11.min.js"
+    url = f"/static/{name}?v={version_of(name)}"
+    for encoding in ("br", "zstd"):
+        response = get(client, url, **{"Accept-Encoding": encoding})
+        assert response.headers["Content-Encoding"] == encoding
+        assert "Accept-Encoding" in response.headers["Vary"]
+        assert len(response.data) < (STATIC / name).stat().st_size / 2
+    assert (
+        brotli.decompress(get(client, url, **{"Accept-Encoding": "br"}).data)
+        == (STATIC / name).read_bytes()
+    )
+    # Without Accept-Encoding the file is sent as it is.
+    assert "Content-Encoding" not in get(client, url).headers
+
+
+def test_json_from_the_api_is_compressed_too(client):
+    plain = client.get("/api/v1/openapi.json").get_data()
+    response = client.get("/api/v1/openapi.json", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(response.data) == plain
+
+
+def test_a_tiny_response_is_not_worth_compressing(client, new_game):
+    game_id = new_game(2)
+    response = client.get(
+        f"/games/{game_id}/live",
+        headers={**HTMX, "Accept-Encoding": "gzip", "If-None-Match": f'W/"game-{game_id}-v0"'},
+    )
+    assert response.status_code == 304
+    assert "Content-Encoding" not in response.headers

@@ -1,0 +1,104 @@
+"""The installable app: the manifest and its icons, the service worker and the offline page."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+from markup import parse
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_every_page_links_the_manifest_and_the_icons(client):
+    page = parse(client.get("/"))
+    links = {node.attrs["rel"]: node.attrs["href"] for node in page.find_all("link")}
+    assert links["manifest"] == "/manifest.webmanifest"
+    assert links["icon"].startswith("/static/icons/icon.svg?v=")
+    assert links["apple-touch-icon"].startswith("/static/icons/apple-touch-icon.png?v=")
+    colours = {
+        node.attrs.get("media"): node.attrs["content"]
+        for node in page.find_all("meta", name="theme-color")
+    }
+    assert colours == {
+        "(prefers-color-scheme: light)": "#b5121b",
+        "(prefers-color-scheme: dark)": "#ff5a5f",
+    }
+    assert page.find("html").attrs["data-service-worker"] == "/sw.js"
+
+
+def test_the_manifest_makes_a_standalone_app_with_every_icon(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = json.loads(response.data)
+    assert manifest["name"] == "UNO Scorer"
+    assert manifest["short_name"] == "UNO Scorer"
+    assert manifest["start_url"] == "/" and manifest["scope"] == "/"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"] == "#b5121b"
+    assert manifest["background_color"] == "#f4f1ec"
+    pngs = [icon for icon in manifest["icons"] if icon["type"] == "image/png"]
+    assert {(icon["sizes"], icon.get("purpose", "any")) for icon in pngs} == {
+        ("192x192", "any"),
+        ("512x512", "any"),
+        ("512x512", "maskable"),
+    }
+    for icon in pngs:
+        with client.get(icon["src"]) as image:
+            assert image.status_code == 200
+            assert image.mimetype == "image/png"
+            width, height = png_size(image.data)
+        assert f"{width}x{height}" == icon["sizes"]
+
+
+def test_the_service_worker_comes_from_the_root_and_is_always_checked(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert "no-cache" in response.headers["Cache-Control"]
+    script = response.get_data(as_text=True)
+    # It keeps the versioned assets and the offline page, each named exactly as the pages link them.
+    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", script).group(1))
+    page = parse(client.get("/"))
+    linked = [node.attrs["href"] for node in page.find_all("link", rel="stylesheet")]
+    linked += [node.attrs["src"] for node in page.find_all("script")]
+    assert set(linked) <= set(assets)
+    for url in assets:
+        with client.get(url) as asset:
+            assert asset.status_code == 200
+    assert 'const OFFLINE = "/offline";' in script
+
+
+def test_the_service_worker_leaves_pages_polls_and_the_api_to_the_network(client):
+    script = client.get("/sw.js").get_data(as_text=True)
+    # Only versioned static files are answered from the cache; a navigation only falls back to the
+    # offline page when the network fails; no response is ever put into the cache at run time.
+    assert script.count("caches.match(") == 2
+    assert "cache.put(" not in script
+    assert 'url.pathname.startsWith("/static/") && url.searchParams.has("v")' in script
+    assert "fetch(request).catch(() => caches.match(OFFLINE" in script
+
+
+def test_a_new_asset_version_renames_the_cache(client, app, monkeypatch):
+    first = re.search(r'const CACHE = "([^"]+)"', client.get("/sw.js").get_data(as_text=True))
+    from scorer import assets
+
+    monkeypatch.setattr(assets, "static_version", lambda name: "changed")
+    monkeypatch.setattr("scorer.views.pwa.static_version", lambda name: "changed")
+    second = re.search(r'const CACHE = "([^"]+)"', client.get("/sw.js").get_data(as_text=True))
+    assert first.group(1) != second.group(1)
+
+
+def test_the_offline_page_is_friendly_and_holds_no_token(client):
+    response = client.get("/offline")
+    assert response.status_code == 200
+    page = parse(response)
+    assert page.find("h1").text == "The scorer can't be reached"
+    assert "hx-headers" not in page.find("body").attrs
+    assert page.find("a", class_="primary").text == "Try again"
