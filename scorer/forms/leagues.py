@@ -1,0 +1,72 @@
+"""League actions: start a league, register a team, start a season."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import FieldList, RadioField, SelectChoice, StringField
+from wtforms.validators import InputRequired, NumberRange
+
+from ..models import NAME_MAX_LENGTH
+from ..scoring import MAX_TARGET, Problem
+from ..services.leagues import FORMATS, LEGS
+from .fields import WholeNumberField, attach
+
+TARGET_MESSAGE = f"The target must be a whole number of points, 1 to {MAX_TARGET:,}."
+
+
+class LeagueForm(FlaskForm):
+    name = StringField("Name", validators=[InputRequired("Type a name for the league.")])
+    format = RadioField(
+        "Format",
+        choices=[SelectChoice(value, label) for value, label in FORMATS.items()],
+        default="teams",
+        validate_choice=False,
+    )
+    target = WholeNumberField(
+        "Games to",
+        default=500,
+        message=TARGET_MESSAGE,
+        validators=[
+            InputRequired(TARGET_MESSAGE),
+            NumberRange(min=1, max=MAX_TARGET, message=TARGET_MESSAGE),
+        ],
+    )
+
+    def attach(self, problems: tuple[Problem, ...]) -> None:
+        attach(self, problems, {"name": self.name, "target": self.target, "format": self.format})
+
+
+class TeamForm(FlaskForm):
+    first = StringField("First player", validators=[InputRequired("Type a name.")])
+    second = StringField("Second player", validators=[InputRequired("Type a name.")])
+    name = StringField("Team name (optional)")
+
+    max_length = NAME_MAX_LENGTH
+
+    def attach(self, problems: tuple[Problem, ...]) -> None:
+        attach(self, problems, {"first": self.first, "second": self.second, "name": self.name})
+
+
+class SeasonForm(FlaskForm):
+    legs = RadioField(
+        "Every team meets every other",
+        coerce=int,
+        choices=[SelectChoice(value, label) for value, label in LEGS.items()],
+        default=1,
+        validate_choice=False,
+    )
+
+    def attach(self, problems: tuple[Problem, ...]) -> None:
+        attach(self, problems, {"legs": self.legs})
+
+
+class RotationForm(FlaskForm):
+    players = FieldList(StringField(), min_entries=8, max_entries=8, label="Eight players")
+
+    @property
+    def names(self) -> list[str]:
+        return [entry.data or "" for entry in self.players]
+
+    def attach(self, problems: tuple[Problem, ...]) -> None:
+        for problem in problems:
+            self.form_errors.append(problem.message)

@@ -1,0 +1,42 @@
+"""Roster actions: rename a player, merge another entry into them."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import SelectField, StringField
+from wtforms.validators import InputRequired
+
+from ..models import Player
+from ..scoring import Problem
+from .fields import attach
+
+
+class RenameForm(FlaskForm):
+    name = StringField("New name", validators=[InputRequired("Type a name.")])
+
+    def attach(self, problems: tuple[Problem, ...]) -> None:
+        attach(self, problems, {"name": self.name})
+
+
+class MergeForm(FlaskForm):
+    other = SelectField(
+        "The same person, entered as",
+        coerce=int,
+        validators=[InputRequired("Choose the other entry.")],
+        validate_choice=False,
+    )
+
+    @classmethod
+    def for_player(cls, player: Player, roster: list[Player], **kwargs) -> MergeForm:
+        form = cls(**kwargs)
+        form.other.choices = [(0, "Choose a player")] + [
+            (other.id, other.name) for other in roster if other.id != player.id
+        ]
+        return form
+
+    def validate_other(self, field: SelectField) -> None:
+        if not field.data or field.data not in {value for value, _label in field.choices}:
+            raise ValueError("Choose the other entry.")
+
+    def attach(self, problems: tuple[Problem, ...]) -> None:
+        attach(self, problems, {"other": self.other})

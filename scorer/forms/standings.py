@@ -1,0 +1,64 @@
+"""The standings page's choices: period, dates, league and sort order, read from the address."""
+
+from __future__ import annotations
+
+from wtforms import DateField, Form, RadioField, SelectChoice, SelectField
+from wtforms.validators import Optional
+
+from ..services.standings import DEFAULT_SORT, PERIODS, SORTS
+
+
+class StandingsForm(Form):
+    """A GET form: it changes nothing, so it carries no CSRF token and is never refused."""
+
+    period = RadioField(
+        "Period",
+        choices=[SelectChoice(value, label) for value, label in PERIODS.items()],
+        default="all",
+        validate_choice=False,
+    )
+    first = DateField("From", validators=[Optional()])
+    last = DateField("To", validators=[Optional()])
+    league = SelectField("League", coerce=str, default="", validate_choice=False)
+    sort = SelectField(
+        "Sort by",
+        choices=[SelectChoice(key, label) for key, (label, _column) in SORTS.items()],
+        default=DEFAULT_SORT,
+        validate_choice=False,
+    )
+    order = SelectField(
+        "Order",
+        choices=[SelectChoice("desc", "High to low"), SelectChoice("asc", "Low to high")],
+        default="desc",
+        validate_choice=False,
+    )
+
+    @property
+    def period_kind(self) -> str:
+        return self.period.data if self.period.data in PERIODS else "all"
+
+    @property
+    def sort_key(self) -> str:
+        return self.sort.data if self.sort.data in SORTS else DEFAULT_SORT
+
+    @property
+    def descending(self) -> bool:
+        return self.order.data != "asc"
+
+    @property
+    def league_id(self) -> int | None:
+        value = self.league.data or ""
+        return int(value) if value.isdigit() and 0 < int(value) < 2**31 else None
+
+    def link_args(self, **changes) -> dict:
+        """The address arguments of this page, with `changes`: for sort links and filters."""
+        args = {
+            "period": self.period_kind,
+            "first": self.first.data.isoformat() if self.first.data else None,
+            "last": self.last.data.isoformat() if self.last.data else None,
+            "league": self.league_id,
+            "sort": self.sort_key,
+            "order": "desc" if self.descending else "asc",
+        }
+        args.update(changes)
+        return {key: value for key, value in args.items() if value not in (None, "")}

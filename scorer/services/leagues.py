@@ -1,0 +1,366 @@
+"""Partner leagues: teams of two, seasons of round-robin fixtures, and their tables.
+
+A fixture is played as a partners game: home seats 1 and 3, away seats 2 and 4, so side 0 is the
+home team and side 1 the away team. The table is read from the stored results of the fixtures'
+finished games, so a result counts as soon as the hand that ends the game is saved, and is
+corrected when a hand is edited.
+
+The official eight-player format is a league of format "rotation": a season takes eight players,
+pairs each with every other once (28 pairs, stored as teams) and plays 7 rounds at two tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import case, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, joinedload, selectinload
+
+from ..models import (
+    ID_MAX,
+    TEAM_NAME_MAX_LENGTH,
+    Fixture,
+    Game,
+    GameResult,
+    League,
+    LeagueTeam,
+    Player,
+    Season,
+    Seat,
+    Team,
+)
+from ..scoring import MAX_TARGET, Mode, Problem, Rejected
+from ..scoring import leagues as tables
+from . import players
+from .errors import Conflict, NotFound
+
+FORMATS = {"teams": "Teams of two", "rotation": "Eight players, rotating partners"}
+LEGS = {1: "Once", 2: "Twice (home and away)"}
+
+
+def team_name(team: LeagueTeam) -> str:
+    """The name the team registered with, else "Ann & Bob"."""
+    return team.name or members(team)
+
+
+def members(team: LeagueTeam) -> str:
+    return f"{team.first_player.name} & {team.second_player.name}"
+
+
+@dataclass(frozen=True)
+class FixtureView:
+    fixture: Fixture
+    result: tables.FixtureResult | None
+
+    @property
+    def state(self) -> str:
+        """ "waiting", "playing" or "played"."""
+        if self.result is not None:
+            return "played"
+        return "playing" if self.fixture.game_id is not None else "waiting"
+
+
+@dataclass(frozen=True)
+class SeasonView:
+    league: League
+    season: Season
+    fixtures: tuple[FixtureView, ...]
+    table: tuple[tables.TableRow, ...]
+    names: dict
+
+    @property
+    def rounds(self) -> list[tuple[int, list[FixtureView]]]:
+        by_round: dict[int, list[FixtureView]] = {}
+        for view in self.fixtures:
+            by_round.setdefault(view.fixture.round, []).append(view)
+        return sorted(by_round.items())
+
+    @property
+    def played(self) -> int:
+        return sum(view.state == "played" for view in self.fixtures)
+
+
+def list_leagues(session: Session) -> list[League]:
+    return list(
+        session.scalars(
+            select(League).order_by(League.name, League.id).options(selectinload(League.seasons))
+        )
+    )
+
+
+def create_league(session: Session, name: str, target: int, format: str = "teams") -> League:
+    """A new league of partners games to `target`."""
+    problems = []
+    name = players.clean_name(name or "")
+    if not name:
+        problems.append(Problem("Type a name for the league.", "name"))
+    elif len(name) > TEAM_NAME_MAX_LENGTH:
+        problems.append(
+            Problem(f"League names are at most {TEAM_NAME_MAX_LENGTH} characters.", "name")
+        )
+    if not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
+        problems.append(Problem(f"The target must be 1 to {MAX_TARGET:,} points.", "target"))
+    if format not in FORMATS:
+        problems.append(Problem("Choose teams of two or the eight-player rotation.", "format"))
+    if problems:
+        raise Rejected(problems)
+    league = League(name=name, target=target, format=format, mode=Mode.PARTNERS.value)
+    session.add(league)
+    session.commit()
+    return league
+
+
+def load_league(session: Session, league_id: int) -> League:
+    """A league with its teams (and their players) and seasons."""
+    if not 0 < league_id <= ID_MAX:
+        raise NotFound("There is no such league.")
+    league = session.scalar(
+        select(League)
+        .where(League.id == league_id)
+        .options(
+            selectinload(League.teams).joinedload(LeagueTeam.first_player),
+            selectinload(League.teams).joinedload(LeagueTeam.second_player),
+            selectinload(League.seasons),
+        )
+    )
+    if league is None:
+        raise NotFound("There is no such league.")
+    return league
+
+
+def register_team(
+    session: Session, league_id: int, first: str, second: str, name: str = ""
+) -> LeagueTeam:
+    """Register two players (by name; new names join the roster) as a team of the league."""
+    league = load_league(session, league_id)
+    if league.format != "teams":
+        raise Conflict("In the eight-player format the partners rotate; there are no teams.")
+    problems = [
+        Problem(problem, field)
+        for field, typed in (("first", first), ("second", second))
+        if (problem := players.name_problem(typed or ""))
+    ]
+    name = players.clean_name(name or "")
+    if len(name) > TEAM_NAME_MAX_LENGTH:
+        problems.append(
+            Problem(f"Team names are at most {TEAM_NAME_MAX_LENGTH} characters.", "name")
+        )
+    if not problems and players.name_key(first) == players.name_key(second):
+        problems.append(Problem("A team is two different players.", "second"))
+    if problems:
+        raise Rejected(problems)
+    one, two = players.find_or_add(session, [first, second])
+    session.flush()
+    for team in league.teams:
+        pair = {team.first_player_id, team.second_player_id}
+        if pair == {one.id, two.id}:
+            problems.append(
+                Problem(
+                    f"{one.name} and {two.name} are already registered, as {team_name(team)}.",
+                    "second",
+                )
+            )
+            break
+        for player, field in ((one, "first"), (two, "second")):
+            if player.id in pair:
+                problems.append(
+                    Problem(f"{player.name} already plays for {team_name(team)}.", field)
+                )
+    if problems:
+        session.rollback()
+        raise Rejected(problems)
+    low, high = sorted((one, two), key=lambda player: player.id)
+    team = LeagueTeam(league=league, first_player=low, second_player=high, name=name or None)
+    session.add(team)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Rejected([Problem("That team was registered just now.", "second")]) from None
+    return team
+
+
+def add_season(session: Session, league_id: int, legs: int = 1) -> Season:
+    """A new season in which every registered team meets every other `legs` times."""
+    league = load_league(session, league_id)
+    if league.format != "teams":
+        raise Conflict("Seasons of the eight-player format are started with their players.")
+    if legs not in LEGS:
+        raise Rejected([Problem("Teams meet once or twice.", "legs")])
+    if len(league.teams) < 2:
+        raise Rejected([Problem("Register at least two teams first.", "legs")])
+    season = _new_season(league, legs)
+    for number, fixtures in enumerate(tables.round_robin(list(league.teams), legs), start=1):
+        for table, (home, away) in enumerate(fixtures, start=1):
+            season.fixtures.append(Fixture(round=number, table_number=table, home=home, away=away))
+    return _save_season(session, season)
+
+
+def add_rotation_season(session: Session, league_id: int, names: Sequence[str]) -> Season:
+    """A season of the eight-player format for these players (new names join the roster)."""
+    league = load_league(session, league_id)
+    if league.format != "rotation":
+        raise Conflict("This league plays registered teams; start its seasons with them.")
+    names = [name for name in names if (name or "").strip()]
+    problems = [
+        Problem(problem, "players") for problem in filter(None, map(players.name_problem, names))
+    ]
+    problems += players.duplicate_problems(names)
+    if len(names) != tables.ROTATION_PLAYERS:
+        problems.append(
+            Problem(f"The format needs exactly {tables.ROTATION_PLAYERS} players.", "players")
+        )
+    if problems:
+        raise Rejected(problems)
+    roster = players.find_or_add(session, names)
+    session.flush()
+    known = {(team.first_player_id, team.second_player_id): team for team in league.teams}
+
+    def pair(a: Player, b: Player) -> LeagueTeam:
+        low, high = sorted((a, b), key=lambda player: player.id)
+        key = (low.id, high.id)
+        if key not in known:
+            known[key] = LeagueTeam(league=league, first_player=low, second_player=high)
+        return known[key]
+
+    season = _new_season(league, 1)
+    for number, round_tables in enumerate(tables.rotation(roster), start=1):
+        for table, (home, away) in enumerate(round_tables, start=1):
+            season.fixtures.append(
+                Fixture(round=number, table_number=table, home=pair(*home), away=pair(*away))
+            )
+    return _save_season(session, season)
+
+
+def load_season(session: Session, league_id: int, number: int) -> SeasonView:
+    """A season's fixtures (with their teams) and table, in a fixed number of queries."""
+    league = load_league(session, league_id)
+    season = next((s for s in league.seasons if s.number == number), None)
+    if season is None:
+        raise NotFound("This league has no such season.")
+    fixtures = list(
+        session.scalars(
+            select(Fixture)
+            .where(Fixture.season_id == season.id)
+            .order_by(Fixture.round, Fixture.table_number)
+            .options(joinedload(Fixture.game))
+        )
+    )
+    teams = {team.id: team for team in league.teams}
+    results = _results(session, season.id, fixtures)
+    views = tuple(FixtureView(fixture, results.get(fixture.id)) for fixture in fixtures)
+    played = [result for result in results.values()]
+    if league.format == "rotation":
+        member_ids = {
+            team_id: (team.first_player_id, team.second_player_id)
+            for team_id, team in teams.items()
+        }
+        names = {
+            player.id: player.name
+            for team in teams.values()
+            for player in (team.first_player, team.second_player)
+        }
+        table = tables.individual_table(played, member_ids, names)
+    else:
+        entered = sorted(
+            {f.home_team_id for f in fixtures} | {f.away_team_id for f in fixtures},
+            key=lambda team_id: team_name(teams[team_id]).casefold(),
+        )
+        names = {team_id: team_name(teams[team_id]) for team_id in entered}
+        table = tables.league_table(entered, played, names)
+    return SeasonView(league, season, views, tuple(table), names)
+
+
+def start_fixture(session: Session, fixture_id: int) -> Game:
+    """The fixture's partners game: started now, or the one already started (on another phone)."""
+    if not 0 < fixture_id <= ID_MAX:
+        raise NotFound("There is no such fixture.")
+    fixtures = Fixture.__table__
+    # Lock the fixture first, so two phones starting it at once get the same game.
+    session.execute(
+        update(fixtures).where(fixtures.c.id == fixture_id).values(game_id=fixtures.c.game_id)
+    )
+    fixture = session.scalar(
+        select(Fixture)
+        .where(Fixture.id == fixture_id)
+        .options(
+            joinedload(Fixture.season).joinedload(Season.league),
+            joinedload(Fixture.home).joinedload(LeagueTeam.first_player),
+            joinedload(Fixture.home).joinedload(LeagueTeam.second_player),
+            joinedload(Fixture.away).joinedload(LeagueTeam.first_player),
+            joinedload(Fixture.away).joinedload(LeagueTeam.second_player),
+            joinedload(Fixture.game),
+        )
+    )
+    if fixture is None:
+        raise NotFound("There is no such fixture.")
+    if fixture.game is not None:
+        session.commit()
+        return fixture.game
+    home, away = fixture.home, fixture.away
+    seated = [home.first_player, away.first_player, home.second_player, away.second_player]
+    league = fixture.season.league
+    game = Game(mode=Mode.PARTNERS.value, target=league.target, first_dealer=0)
+    game.seats = [Seat(position=position, player=player) for position, player in enumerate(seated)]
+    game.teams = [
+        Team(side=side, name=team.name) for side, team in enumerate((home, away)) if team.name
+    ]
+    fixture.game = game
+    session.add(game)
+    session.commit()
+    return game
+
+
+def fixture_of_game(session: Session, game_id: int) -> Fixture | None:
+    """The fixture a game was played for, with its league, or None."""
+    return session.scalar(
+        select(Fixture)
+        .where(Fixture.game_id == game_id)
+        .options(joinedload(Fixture.season).joinedload(Season.league))
+    )
+
+
+def _new_season(league: League, legs: int) -> Season:
+    number = max((season.number for season in league.seasons), default=0) + 1
+    return Season(league=league, number=number, legs=legs)
+
+
+def _save_season(session: Session, season: Season) -> Season:
+    session.add(season)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise Conflict("Another season was started just now; have a look at it first.") from None
+    return season
+
+
+def _results(
+    session: Session, season_id: int, fixtures: list[Fixture]
+) -> dict[int, tables.FixtureResult]:
+    rows = session.execute(
+        select(
+            Fixture.id,
+            GameResult.side,
+            func.max(GameResult.score),
+            func.max(case((GameResult.won, 1), else_=0)),
+        )
+        .join(GameResult, GameResult.game_id == Fixture.game_id)
+        .where(Fixture.season_id == season_id)
+        .group_by(Fixture.id, GameResult.side)
+    ).all()
+    sides: dict[int, dict[int, tuple[int, int]]] = {}
+    for fixture_id, side, score, won in rows:
+        sides.setdefault(fixture_id, {})[side] = (score, won)
+    results = {}
+    for fixture in fixtures:
+        found = sides.get(fixture.id)
+        if not found or set(found) != {0, 1}:
+            continue
+        (home_score, home_won), (away_score, _) = found[0], found[1]
+        results[fixture.id] = tables.FixtureResult(
+            fixture.home_team_id, fixture.away_team_id, home_score, away_score, bool(home_won)
+        )
+    return results

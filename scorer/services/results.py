@@ -1,0 +1,196 @@
+"""Stored results of finished games, and the ratings that follow from them, kept in step with hands.
+
+When a game finishes, every player's part in it (place, points, hands won) is written to
+game_results in the same transaction as the hand that ended it, and ratings are brought up to date.
+Editing or undoing a hand of a finished game rewrites its results and recomputes every rating from
+that game on, in the order games finished (`seq`). Rating changes take the one-row rating clock's
+lock first, so two games finishing at once are rated one after the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import Session, selectinload
+
+from ..models import Game, GameResult, Hand, RatingClock, Seat
+from ..scoring import ratings, standings
+
+if TYPE_CHECKING:
+    from .games import GameView
+
+CLOCK_ID = 1
+
+
+def game_changed(session: Session, view: GameView, was_finished: bool) -> None:
+    """Rewrite a game's results after its hands changed and re-rate from it on; the caller commits.
+
+    Nothing happens for a game that neither was nor is finished, so recording an ordinary hand
+    costs no query here.
+    """
+    if not was_finished and not view.state.finished:
+        return
+    game = view.game
+    # The caller's pending changes (the hand itself) are flushed at its commit; reading here must
+    # not flush them early, outside the caller's handling of a hand saved twice.
+    with session.no_autoflush:
+        last_seq = lock(session)
+        old_seq = session.scalar(
+            select(GameResult.seq).where(GameResult.game_id == game.id).limit(1)
+        )
+        if old_seq is not None:
+            session.execute(delete(GameResult).where(GameResult.game_id == game.id))
+        start = old_seq
+        if view.state.finished:
+            seq = old_seq
+            if seq is None:
+                seq = last_seq + 1
+                _set_clock(session, seq)
+            session.execute(insert(GameResult), _rows(game, view.state, seq))
+            start = seq if start is None else min(start, seq)
+        if start is not None:
+            recompute_from(session, start)
+
+
+def lock(session: Session) -> int:
+    """Take the rating lock until the transaction ends; the last seq given out."""
+    clock = RatingClock.__table__
+    session.execute(update(clock).where(clock.c.id == CLOCK_ID).values(last_seq=clock.c.last_seq))
+    last = session.scalar(select(clock.c.last_seq).where(clock.c.id == CLOCK_ID))
+    if last is None:
+        session.execute(insert(clock).values(id=CLOCK_ID, last_seq=0))
+        return 0
+    return last
+
+
+def recompute_from(session: Session, start: int) -> None:
+    """Rate every stored game with seq >= `start` again, from the ratings just before it.
+
+    The caller holds the rating lock and commits.
+    """
+    before = (
+        select(GameResult.player_id, func.max(GameResult.seq).label("seq"))
+        .where(GameResult.seq < start)
+        .group_by(GameResult.player_id)
+        .subquery()
+    )
+    current = {
+        player: ratings.Rating(mu, sigma)
+        for player, mu, sigma in session.execute(
+            select(GameResult.player_id, GameResult.mu, GameResult.sigma).join(
+                before,
+                (GameResult.player_id == before.c.player_id) & (GameResult.seq == before.c.seq),
+            )
+        )
+    }
+    later = session.execute(
+        select(
+            GameResult.id, GameResult.seq, GameResult.player_id, GameResult.side, GameResult.place
+        )
+        .where(GameResult.seq >= start)
+        .order_by(GameResult.seq, GameResult.side, GameResult.id)
+    ).all()
+    updates = []
+    for _seq, rows in groupby(later, key=lambda row: row.seq):
+        game_rows = list(rows)
+        after = ratings.rate(current, _outcome(game_rows))
+        for row in game_rows:
+            old = current.get(row.player_id, ratings.NEWCOMER)
+            new = after[row.player_id]
+            updates.append(
+                {
+                    "id": row.id,
+                    "mu": new.mu,
+                    "sigma": new.sigma,
+                    "change": new.ordinal - old.ordinal,
+                }
+            )
+        current.update(after)
+    if updates:
+        session.execute(update(GameResult), updates)
+
+
+def rebuild_all(session: Session) -> int:
+    """Throw away every stored result and rating and derive them again from the hands; commits.
+
+    For a database restored from a backup, or filled by hand. Returns how many games were rated.
+    """
+    lock(session)
+    session.execute(delete(GameResult))
+    finished = session.scalars(
+        select(Game)
+        .where(Game.finished_at.is_not(None))
+        .order_by(Game.finished_at, Game.id)
+        .options(selectinload(Game.seats), selectinload(Game.hands).selectinload(Hand.counts))
+    )
+    from .games import view_of
+
+    rows = []
+    seq = 0
+    for game in finished:
+        view = view_of(game)
+        if view.state.finished:
+            seq += 1
+            rows += _rows(game, view.state, seq)
+    if rows:
+        session.execute(insert(GameResult), rows)
+    _set_clock(session, seq)
+    recompute_from(session, 1)
+    session.commit()
+    return seq
+
+
+def players_games_from(session: Session, player_ids: Iterable[int]) -> int | None:
+    """The first seq in which any of these players has a result, or None."""
+    return session.scalar(
+        select(func.min(GameResult.seq)).where(GameResult.player_id.in_(list(player_ids)))
+    )
+
+
+def _set_clock(session: Session, seq: int) -> None:
+    clock = RatingClock.__table__
+    session.execute(update(clock).where(clock.c.id == CLOCK_ID).values(last_seq=seq))
+
+
+def _rows(game: Game, state, seq: int) -> list[dict]:
+    players = [seat.player_id for seat in sorted(game.seats, key=_position)]
+    return [
+        {
+            "game_id": game.id,
+            "player_id": players[result.seat],
+            "seq": seq,
+            "finished_at": game.finished_at,
+            "mode": game.mode,
+            "side": result.side,
+            "place": result.place,
+            "won": result.won,
+            "score": result.score,
+            "hands_won": result.hands_won,
+            "points_won": result.points_won,
+            "biggest_hand": result.biggest_hand,
+            # Placeholders: recompute_from rates the game right after the rows are written.
+            "mu": ratings.NEWCOMER.mu,
+            "sigma": ratings.NEWCOMER.sigma,
+            "change": 0.0,
+        }
+        for result in standings.seat_results(state)
+    ]
+
+
+def _position(seat: Seat) -> int:
+    return seat.position
+
+
+def _outcome(rows: Sequence) -> ratings.Outcome:
+    sides: dict[int, list] = {}
+    places: dict[int, int] = {}
+    for row in rows:
+        sides.setdefault(row.side, []).append(row.player_id)
+        places[row.side] = row.place
+    order = sorted(sides)
+    return ratings.Outcome(
+        tuple(tuple(sides[side]) for side in order), tuple(places[side] for side in order)
+    )

@@ -1,0 +1,149 @@
+"""Keeping the roster tidy: rename a player, merge two entries for one person, archive and restore.
+
+A player's games, results and league teams point at the roster entry, so a new name shows on every
+game they played. Merging moves everything of one entry to the other, deletes the empty entry and
+re-rates every game from the first one the merged entry played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from ..models import GameResult, LeagueTeam, Player, Seat, utcnow
+from ..scoring import Problem, Rejected
+from . import players, results
+from .profiles import load_player
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A roster entry with how many games it sat in and when it last played."""
+
+    player: Player
+    games: int
+    last_played: datetime | None
+
+    @property
+    def archived(self) -> bool:
+        return self.player.archived_at is not None
+
+
+def entries(session: Session) -> list[Entry]:
+    """Everyone on the roster, archived too, by name, in one query."""
+    last = func.max(GameResult.finished_at)
+    games = select(Seat.player_id, func.count().label("games")).group_by(Seat.player_id).subquery()
+    played = (
+        select(GameResult.player_id, last.label("last")).group_by(GameResult.player_id).subquery()
+    )
+    rows = session.execute(
+        select(Player, func.coalesce(games.c.games, 0), played.c.last)
+        .outerjoin(games, games.c.player_id == Player.id)
+        .outerjoin(played, played.c.player_id == Player.id)
+        .order_by(Player.name_key)
+    ).all()
+    return [Entry(player, count, last_played) for player, count, last_played in rows]
+
+
+def rename(session: Session, player_id: int, name: str) -> Player:
+    """Give a player a new name; refused when it is blank, too long or another player's."""
+    player = load_player(session, player_id)
+    problem = players.name_problem(name)
+    if problem:
+        raise Rejected([Problem(problem, "name")])
+    key = players.name_key(name)
+    other = session.scalar(select(Player).where(Player.name_key == key, Player.id != player_id))
+    if other is not None:
+        raise Rejected(
+            [
+                Problem(
+                    f"{other.name} is already on the roster. If they are the same person, "
+                    "merge them instead.",
+                    "name",
+                )
+            ]
+        )
+    player.name = players.clean_name(name)
+    player.name_key = key
+    session.commit()
+    return player
+
+
+def set_archived(session: Session, player_id: int, archived: bool) -> Player:
+    """Hide a player from the pickers (their history stays), or bring them back."""
+    player = load_player(session, player_id)
+    player.archived_at = (player.archived_at or utcnow()) if archived else None
+    session.commit()
+    return player
+
+
+def merge(session: Session, keep_id: int, drop_id: int) -> Player:
+    """Make `drop_id`'s games, results and teams `keep_id`'s, delete `drop_id`, and re-rate.
+
+    Refused when they are the same entry, sat in the same game (two people, then) or are both in
+    teams that would become the same team.
+    """
+    keep = load_player(session, keep_id)
+    drop = load_player(session, drop_id)
+    if keep.id == drop.id:
+        raise Rejected([Problem("Choose another player to merge.", "other")])
+    shared = session.scalar(
+        select(func.count())
+        .select_from(Seat)
+        .where(
+            Seat.player_id == keep.id,
+            Seat.game_id.in_(select(Seat.game_id).where(Seat.player_id == drop.id)),
+        )
+    )
+    if shared:
+        raise Rejected(
+            [
+                Problem(
+                    f"{keep.name} and {drop.name} played in the same game "
+                    f"({shared} {'game' if shared == 1 else 'games'}), so they are two people.",
+                    "other",
+                )
+            ]
+        )
+    # Ratings from the first game of the merged entry on are computed again, under the lock.
+    results.lock(session)
+    start = results.players_games_from(session, [drop.id])
+    _move_teams(session, keep, drop)
+    session.execute(update(Seat).where(Seat.player_id == drop.id).values(player_id=keep.id))
+    session.execute(
+        update(GameResult).where(GameResult.player_id == drop.id).values(player_id=keep.id)
+    )
+    session.expunge(drop)
+    session.execute(delete(Player).where(Player.id == drop.id))
+    if start is not None:
+        results.recompute_from(session, start)
+    session.commit()
+    return keep
+
+
+def _move_teams(session: Session, keep: Player, drop: Player) -> None:
+    def teams_of(player: Player) -> list[LeagueTeam]:
+        return list(
+            session.scalars(
+                select(LeagueTeam).where(
+                    (LeagueTeam.first_player_id == player.id)
+                    | (LeagueTeam.second_player_id == player.id)
+                )
+            )
+        )
+
+    moving = teams_of(drop)
+    if not moving:
+        return
+    if {team.league_id for team in moving} & {team.league_id for team in teams_of(keep)}:
+        # One person in two teams of a league could be drawn against themselves.
+        raise Rejected(
+            [Problem(f"{keep.name} and {drop.name} are both in teams of one league.", "other")]
+        )
+    for team in moving:
+        partner = team.second_player_id if team.first_player_id == drop.id else team.first_player_id
+        team.first_player_id, team.second_player_id = sorted((keep.id, partner))
+    session.flush()

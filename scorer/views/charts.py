@@ -1,0 +1,47 @@
+"""Charts as SVG images: a game's score over its hands, a player's rating and points per game."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response
+
+from .. import charts
+from ..extensions import db
+from ..scoring.standings import score_lines
+from ..services import games, profiles
+
+bp = Blueprint("charts", __name__)
+
+# An SVG opened on its own is a document: it may style itself, and nothing else.
+SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+
+
+@bp.get("/games/<int:game_id>/chart.svg")
+def game(game_id: int) -> Response:
+    view = games.load_game(db.session, game_id)
+    lines = score_lines(view.state)
+    named = [(view.side_name(side), lines[side.index]) for side in view.state.sides]
+    return _svg(charts.score_lines(named, view.game.target))
+
+
+@bp.get("/players/<int:player_id>/rating.svg")
+def rating(player_id: int) -> Response:
+    history = profiles.rating_history(db.session, player_id)
+    return _svg(charts.rating_line([rating for _game, rating in history]))
+
+
+@bp.get("/players/<int:player_id>/points.svg")
+def points(player_id: int) -> Response:
+    history = profiles.points_history(db.session, player_id)
+    return _svg(charts.points_bars([points for _game, _mode, points in history]))
+
+
+def _svg(body: bytes) -> Response:
+    response = Response(body, mimetype="image/svg+xml")
+    response.headers["Content-Security-Policy"] = SVG_POLICY
+    # The page asks for a new picture with every change (its address carries the game's version).
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# The game page's chart fragment (games/_chart.html) tabulates the same lines as the picture.
+bp.add_app_template_global(score_lines, "score_lines")

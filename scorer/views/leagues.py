@@ -1,0 +1,106 @@
+"""Partner leagues: teams, seasons, fixtures played as games, and the table."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template, request, url_for
+
+from ..extensions import db
+from ..forms.leagues import LeagueForm, RotationForm, SeasonForm, TeamForm
+from ..scoring import Rejected
+from ..services import leagues, players
+from .htmx import render, see_other
+
+bp = Blueprint("leagues", __name__, url_prefix="/leagues")
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("leagues/index.html", leagues=leagues.list_leagues(db.session))
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Response:
+    form = LeagueForm()
+    status = 200
+    if request.method == "POST":
+        try:
+            if form.validate():
+                league = leagues.create_league(
+                    db.session, form.name.data, form.target.data, form.format.data
+                )
+                return see_other(url_for("leagues.show", league_id=league.id))
+        except Rejected as rejected:
+            form.attach(rejected.problems)
+        status = 422
+    return render("leagues/new.html", "leagues/_form.html", status, form=form)
+
+
+@bp.get("/<int:league_id>")
+def show(league_id: int) -> Response:
+    return _show(league_id)
+
+
+@bp.post("/<int:league_id>/teams")
+def add_team(league_id: int) -> Response:
+    form = TeamForm()
+    try:
+        if form.validate():
+            leagues.register_team(
+                db.session, league_id, form.first.data, form.second.data, form.name.data or ""
+            )
+            return see_other(url_for("leagues.show", league_id=league_id))
+    except Rejected as rejected:
+        db.session.rollback()
+        form.attach(rejected.problems)
+    return _show(league_id, 422, team_form=form)
+
+
+@bp.post("/<int:league_id>/seasons")
+def add_season(league_id: int) -> Response:
+    league = leagues.load_league(db.session, league_id)
+    form = RotationForm() if league.format == "rotation" else SeasonForm()
+    try:
+        if form.validate():
+            if isinstance(form, RotationForm):
+                season = leagues.add_rotation_season(db.session, league_id, form.names)
+            else:
+                season = leagues.add_season(db.session, league_id, form.legs.data)
+            return see_other(url_for("leagues.season", league_id=league_id, number=season.number))
+    except Rejected as rejected:
+        db.session.rollback()
+        form.attach(rejected.problems)
+    return _show(league_id, 422, season_form=form)
+
+
+@bp.get("/<int:league_id>/seasons/<int:number>")
+def season(league_id: int, number: int) -> Response:
+    view = leagues.load_season(db.session, league_id, number)
+    return render("leagues/season.html", "leagues/_season.html", view=view)
+
+
+@bp.post("/fixtures/<int:fixture_id>/start")
+def start(fixture_id: int) -> Response:
+    game = leagues.start_fixture(db.session, fixture_id)
+    return see_other(url_for("games.show", game_id=game.id))
+
+
+def _show(league_id: int, status: int = 200, team_form=None, season_form=None) -> Response:
+    league = leagues.load_league(db.session, league_id)
+    if season_form is None:
+        season_form = (
+            RotationForm(formdata=None)
+            if league.format == "rotation"
+            else SeasonForm(formdata=None)
+        )
+    return render(
+        "leagues/show.html",
+        "leagues/_league.html",
+        status,
+        league=league,
+        team_form=team_form or TeamForm(formdata=None),
+        season_form=season_form,
+        roster=players.roster(db.session),
+        team_name=leagues.team_name,
+        members=leagues.members,
+        formats=leagues.FORMATS,
+    )

@@ -1,0 +1,71 @@
+"""The roster page and player profiles: rename, merge, archive and restore players."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template, request, url_for
+
+from ..extensions import db
+from ..forms.players import MergeForm, RenameForm
+from ..scoring import Rejected
+from ..services import players, profiles, roster
+from .htmx import render, see_other
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("players/index.html", entries=roster.entries(db.session))
+
+
+@bp.get("/<int:player_id>")
+def show(player_id: int) -> str:
+    return render_template("players/show.html", profile=profiles.profile(db.session, player_id))
+
+
+@bp.route("/<int:player_id>/rename", methods=["GET", "POST"])
+def rename(player_id: int) -> Response:
+    player = profiles.load_player(db.session, player_id)
+    form = RenameForm(data={"name": player.name} if request.method == "GET" else None)
+    status = 200
+    if request.method == "POST":
+        try:
+            if form.validate():
+                roster.rename(db.session, player_id, form.name.data)
+                return see_other(url_for("players.show", player_id=player_id))
+        except Rejected as rejected:
+            db.session.rollback()
+            form.attach(rejected.problems)
+        status = 422
+    player = profiles.load_player(db.session, player_id)
+    return render("players/rename.html", "players/_rename.html", status, player=player, form=form)
+
+
+@bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
+def merge(player_id: int) -> Response:
+    player = profiles.load_player(db.session, player_id)
+    form = MergeForm.for_player(player, players.roster(db.session, archived=True))
+    status = 200
+    if request.method == "POST":
+        try:
+            if form.validate():
+                roster.merge(db.session, player_id, form.other.data)
+                return see_other(url_for("players.show", player_id=player_id))
+        except Rejected as rejected:
+            db.session.rollback()
+            form.attach(rejected.problems)
+        status = 422
+    player = profiles.load_player(db.session, player_id)
+    return render("players/merge.html", "players/_merge.html", status, player=player, form=form)
+
+
+@bp.post("/<int:player_id>/archive")
+def archive(player_id: int) -> Response:
+    roster.set_archived(db.session, player_id, True)
+    return see_other(url_for("players.index"))
+
+
+@bp.post("/<int:player_id>/restore")
+def restore(player_id: int) -> Response:
+    roster.set_archived(db.session, player_id, False)
+    return see_other(url_for("players.index"))

@@ -1,0 +1,219 @@
+"""Roster, profile, standings, league pages and charts: what they show, and how many queries."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from factories import make_game, record
+from flask import render_template
+from markup import HTMX, error_for, parse
+
+from scorer.extensions import db
+from scorer.services import games, leagues
+
+PAGES = [
+    "/players/",
+    "/players/1",
+    "/standings/",
+    "/standings/?period=year&sort=wins&order=asc",
+    "/standings/?league=1",
+    "/leagues/",
+    "/leagues/1",
+    "/leagues/1/seasons/1",
+    "/players/1/rating.svg",
+    "/players/1/points.svg",
+    "/games/1/chart.svg",
+]
+
+
+def add_evenings(app, times: int) -> None:
+    """`times` more finished games of every mode, and one more played league fixture."""
+    with app.app_context():
+        session = db.session
+        for _ in range(times):
+            game = make_game(session, ["Ann", "Bob", "Cat"], target=50)
+            record(session, game, 0, {1: 30, 2: 20})
+            game = make_game(session, ["Ann", "Bob", "Cat", "Dan"], mode="partners", target=50)
+            record(session, game, 1, {0: 30, 2: 20})
+            game = make_game(session, ["Ann", "Bob", "Eve"], mode="challenge", target=50)
+            record(session, game, 0, {1: 60, 2: 60})
+        view = leagues.load_season(session, 1, 1)
+        waiting = next(item for item in view.fixtures if item.state == "waiting")
+        game = leagues.start_fixture(session, waiting.fixture.id)
+        record(session, game.id, 0, {1: 60, 3: 0})
+        db.session.remove()
+
+
+@pytest.fixture
+def club(app):
+    with app.app_context():
+        session = db.session
+        league = leagues.create_league(session, "Club", 50)
+        for pair in (("Ann", "Bob"), ("Cat", "Dan"), ("Eve", "Fay"), ("Gus", "Hal")):
+            leagues.register_team(session, league.id, *pair)
+        leagues.add_season(session, league.id, 2)
+        db.session.remove()
+    add_evenings(app, 1)
+
+
+def test_every_page_answers_in_a_fixed_number_of_queries(app, client, club, count_queries):
+    def counts() -> list[int]:
+        found = []
+        for url in PAGES:
+            with count_queries() as statements:
+                response = client.get(url)
+            assert response.status_code == 200, url
+            found.append(len(statements))
+        return found
+
+    few = counts()
+    add_evenings(app, 4)
+    assert counts() == few
+    assert max(few) <= 8
+
+
+def test_standings_page_ranks_and_sorts(client, club):
+    page = parse(client.get("/standings/?sort=games&order=desc"))
+    names = [row.find("th").text for row in page.find("tbody").find_all("tr")]
+    assert names[:2] == ["Ann", "Bob"] or names[:2] == ["Bob", "Ann"]
+    sorted_by = page.find("th", aria_sort="descending")
+    assert "col-games" in sorted_by.attrs["class"]
+    # The heading of the sorted column links to the other order.
+    assert "order=asc" in sorted_by.find("a").attrs["href"]
+    asc = parse(client.get("/standings/?sort=name&order=asc"))
+    names = [row.find("th").text for row in asc.find("tbody").find_all("tr")]
+    assert names == sorted(names)
+
+
+def test_standings_answers_htmx_with_the_table_only(client, club):
+    response = client.get("/standings/?period=month", headers=HTMX)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert body.lstrip().startswith('<section id="standings"')
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_bad_standings_arguments_fall_back_instead_of_failing(client, club):
+    for query in ("period=decade", "first=yesterday&period=custom", "sort=drop", "league=abc"):
+        assert client.get(f"/standings/?{query}").status_code == 200
+
+
+def test_profile_shows_the_record_and_the_charts(client, club):
+    page = parse(client.get("/players/1"))
+    stats = {
+        node.find("dt").text: node.find("dd").text
+        for node in page.find_all("div")
+        if node.find("dt")
+    }
+    assert stats["Games"] == "4"
+    images = [img.attrs["src"] for img in page.find_all("img")]
+    assert any(src.startswith("/players/1/rating.svg") for src in images)
+    assert all(img.attrs.get("alt") for img in page.find_all("img"))
+    assert client.get("/players/999").status_code == 404
+
+
+def test_charts_are_svg_images_without_scripts(client, club):
+    for url in ("/games/1/chart.svg", "/players/1/rating.svg", "/players/1/points.svg"):
+        response = client.get(url)
+        assert response.mimetype == "image/svg+xml"
+        body = response.get_data(as_text=True)
+        assert "<svg" in body and "<script" not in body
+        assert "script-src" not in response.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in response.headers["Content-Security-Policy"]
+    assert "Target 50" in client.get("/games/1/chart.svg").get_data(as_text=True)
+    assert client.get("/games/999/chart.svg").status_code == 404
+
+
+def test_the_game_chart_fragment_has_a_text_alternative(app, club):
+    with app.test_request_context("/games/1"):
+        view = games.load_game(db.session, 1)
+        html = render_template("games/_chart.html", view=view)
+    page = parse(html)
+    assert page.find("img").attrs["src"] == f"/games/1/chart.svg?v={view.game.version}"
+    assert "Ann 50" in page.find("img").attrs["alt"]
+    cells = [
+        [cell.text for cell in row.iter() if cell.tag in ("th", "td")]
+        for row in page.find("tbody").find_all("tr")
+    ]
+    assert cells == [["1", "50", "0", "0"]]
+
+
+def test_rename_refuses_a_taken_name_in_place(client, club):
+    response = client.post("/players/1/rename", data={"name": "bob"}, headers=HTMX)
+    assert response.status_code == 422
+    assert "merge them instead" in error_for(parse(response), "name")
+    response = client.post("/players/1/rename", data={"name": "Annie"})
+    assert response.status_code == 303
+    assert "Annie" in client.get("/players/1").get_data(as_text=True)
+
+
+def test_archived_players_leave_the_setup_roster(client, club):
+    assert client.post("/players/2/archive").status_code == 303
+    chips = parse(client.get("/games/new")).find_all("button", class_="chip")
+    assert "Bob" not in [chip.text for chip in chips]
+    roster = client.get("/players/").get_data(as_text=True)
+    assert "Archived" in roster and "Bob" in roster
+    assert client.post("/players/2/restore").status_code == 303
+    chips = parse(client.get("/games/new")).find_all("button", class_="chip")
+    assert "Bob" in [chip.text for chip in chips]
+
+
+def test_merge_page_merges_or_says_why_not(client, club):
+    response = client.post("/players/1/merge", data={"other": "2"})
+    assert response.status_code == 422
+    assert "played in the same game" in error_for(parse(response), "other")
+    client.post("/leagues/1/teams", data={"first": "Zed", "second": "Yan"})
+    response = client.post("/players/7/merge", data={"other": "9"})
+    assert response.status_code == 422  # Gus and Zed are in two teams of the club
+    with client.application.app_context():
+        make_game(db.session, ["Ulla", "Bob"])
+    assert client.post("/players/1/merge", data={"other": "11"}).status_code == 303
+    assert client.get("/players/11").status_code == 404
+
+
+def test_a_league_is_set_up_and_played_through_its_pages(client):
+    response = client.post("/leagues/new", data={"name": "", "target": "100", "format": "teams"})
+    assert response.status_code == 422
+    response = client.post(
+        "/leagues/new", data={"name": "Pairs", "target": "100", "format": "teams"}
+    )
+    assert response.status_code == 303
+    league = response.headers["Location"]
+    for first, second in (("Ann", "Bob"), ("Cat", "Dan"), ("Eve", "Fay")):
+        assert (
+            client.post(f"{league}/teams", data={"first": first, "second": second}).status_code
+            == 303
+        )
+    response = client.post(f"{league}/teams", data={"first": "Ann", "second": "Gus"})
+    assert response.status_code == 422
+    assert error_for(parse(response), "first") == "Ann already plays for Ann & Bob."
+    response = client.post(f"{league}/seasons", data={"legs": "1"})
+    assert response.status_code == 303
+    season = parse(client.get(response.headers["Location"]))
+    starts = [form.attrs["action"] for form in season.find_all("form")]
+    assert len(starts) == 3  # three teams: one sits out each of three rounds
+    response = client.post(starts[0])
+    assert re.fullmatch(r"/games/\d+", response.headers["Location"])
+
+
+def test_an_eight_player_league_draws_its_rotation_from_eight_names(client):
+    response = client.post(
+        "/leagues/new", data={"name": "Eights", "target": "200", "format": "rotation"}
+    )
+    league = response.headers["Location"]
+    page = parse(client.get(league))
+    assert page.find("form", id="team-form") is None
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    response = client.post(
+        f"{league}/seasons", data={f"players-{i}": name for i, name in enumerate(names[:7])}
+    )
+    assert response.status_code == 422
+    assert "exactly 8 players" in parse(response).find(class_="form-error").text
+    response = client.post(
+        f"{league}/seasons", data={f"players-{i}": name for i, name in enumerate(names)}
+    )
+    assert response.status_code == 303
+    season = parse(client.get(response.headers["Location"]))
+    assert len(season.find_all("li", class_="fixture")) == 14
+    assert len(season.find_all("h3", class_="round-title")) == 7
