@@ -1,6 +1,7 @@
 """Response headers that keep the pages from being framed, sniffed or running injected script."""
 
-from flask import Flask, Response
+from flask import Flask, Response, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -16,7 +17,16 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Marks the session cookie Secure whenever the page was served over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        secure = super().get_cookie_secure(app)
+        return secure or (has_request_context() and request.is_secure)
+
+
 def init_app(app: Flask) -> None:
+    app.session_interface = SessionInterface()
     app.after_request(_add_headers)
 
 

@@ -22,6 +22,12 @@ def page_not_found(_error: Exception) -> tuple[str, int]:
     return render_template("errors/error.html", message="There is no such page.", status=404), 404
 
 
+@bp.app_errorhandler(429)
+def too_many_requests(_error: Exception) -> tuple[str, int]:
+    message = "Too many tries. Wait a minute, then try again."
+    return render_template("errors/error.html", message=message, status=429), 429
+
+
 @bp.app_errorhandler(400)
 def bad_request(error: Exception) -> tuple[str, int]:
     message = getattr(error, "description", None) or "That request could not be understood."

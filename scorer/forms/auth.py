@@ -1,0 +1,18 @@
+"""Signing in."""
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, PasswordField, StringField
+from wtforms.validators import InputRequired, Length
+
+from ..models import NAME_MAX_LENGTH
+
+
+class LoginForm(FlaskForm):
+    name = StringField(
+        "User name",
+        validators=[InputRequired("Type your user name."), Length(max=NAME_MAX_LENGTH)],
+    )
+    password = PasswordField(
+        "Password", validators=[InputRequired("Type your password."), Length(max=1024)]
+    )
+    next = HiddenField()
