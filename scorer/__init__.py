@@ -27,6 +27,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,
+        # How often an open game page asks whether another phone changed the game.
+        LIVE_POLL_SECONDS=3,
     )
     if test_config is None:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
@@ -39,17 +41,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = with_driver(app.config["SQLALCHEMY_DATABASE_URI"])
 
-    from . import database, security
+    from . import access, assets, database, security
     from .api import routes as api
     from .extensions import csrf, db, migrate
-    from .views import errors, games, hands, home, rules
+    from .views import auth, errors, games, hands, home, pwa, rules
 
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
     database.init_app(app)
     security.init_app(app)
-    for blueprint in (errors.bp, home.bp, games.bp, hands.bp, rules.bp, api.bp):
+    access.init_app(app)
+    assets.init_app(app)
+    for blueprint in (errors.bp, auth.bp, home.bp, games.bp, hands.bp, rules.bp, pwa.bp, api.bp):
+        app.register_blueprint(blueprint)
+    from .views import backup
+
+    app.register_blueprint(backup.bp)
+    # Standings, profiles, leagues and charts (issue 6).
+    from .views import charts, leagues, players, standings
+
+    for blueprint in (players.bp, standings.bp, leagues.bp, charts.bp):
         app.register_blueprint(blueprint)
     return app
 

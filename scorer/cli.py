@@ -1,7 +1,9 @@
-"""The `scorer` command: `scorer serve` runs the app; the Flask commands (db, routes, shell) come too."""
+"""The `scorer` command: `scorer serve` runs the app; `scorer export` and `scorer import` back it up
+and restore it; the Flask commands (db, routes, shell) come too."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 
@@ -20,8 +22,12 @@ def main() -> None:
 
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
-@click.option("--port", default=lambda: int(os.environ.get("PORT", "8000")), type=int,
-              help="Port to listen on (PORT, default 8000).")
+@click.option(
+    "--port",
+    default=lambda: int(os.environ.get("PORT", "8000")),
+    type=int,
+    help="Port to listen on (PORT, default 8000).",
+)
 @click.option("--threads", default=8, show_default=True, help="Worker threads.")
 @with_appcontext
 def serve(host: str, port: int, threads: int) -> None:
@@ -38,6 +44,41 @@ def serve(host: str, port: int, threads: int) -> None:
     waitress_serve(app, host=host, port=port, threads=threads)
 
 
+@main.command("export")
+@click.argument("file", type=click.File("w", encoding="utf-8", atomic=True))
+@with_appcontext
+def export_command(file) -> None:
+    """Write every player, game, hand and league to FILE as JSON ("-" for standard output)."""
+    from .extensions import db
+    from .services import backup
+
+    data = backup.export_all(db.session)
+    file.write(backup.dumps(data))
+    click.echo(f"Exported {backup.describe(backup.tally(data))}.", err=True)
+
+
+@main.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@with_appcontext
+def import_command(file) -> None:
+    """Restore a backup made by `scorer export` into an empty database."""
+    from flask_migrate import upgrade
+
+    from .extensions import db
+    from .services import backup
+
+    try:
+        data = json.load(file)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"{file.name} is not a JSON backup: {error}") from error
+    upgrade()
+    try:
+        restored = backup.import_all(db.session, data)
+    except backup.BackupError as error:
+        raise click.ClickException(f"Nothing was restored. {error.message}") from error
+    click.echo(f"Restored {backup.describe(restored)}.")
+
+
 def phone_addresses(host: str, port: int) -> list[str]:
     """Addresses a phone on the same network can open: this machine's own, not loopback."""
     if host not in ("0.0.0.0", "::"):
@@ -49,3 +90,55 @@ def phone_addresses(host: str, port: int) -> list[str]:
         if address.family == socket.AF_INET and not address.address.startswith("127.")
     )
     return [f"http://{address}:{port}/" for address in found] or [f"http://localhost:{port}/"]
+
+
+@main.group()
+def users() -> None:
+    """Owner accounts: once one exists, only signed-in users can change scores."""
+
+
+@users.command("add")
+@click.argument("name")
+@click.password_option(help="Prompted for when not given.")
+@with_appcontext
+def add_user_command(name: str, password: str) -> None:
+    """Create an account (the first one turns on owner mode)."""
+    from .access import add_user
+    from .extensions import db
+
+    try:
+        user = add_user(db.session, name, password)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"Added {user.name}. Changing scores now needs a signed-in user.")
+
+
+@users.command("token")
+@click.argument("name")
+@click.option("--label", default="", help="What the token is for, e.g. 'league bot'.")
+@with_appcontext
+def token_command(name: str, label: str) -> None:
+    """Print a new API token for NAME (shown once; keep it secret)."""
+    from sqlalchemy import select
+
+    from .access import issue_token
+    from .extensions import db
+    from .models import User
+
+    user = db.session.scalar(select(User).where(User.name == name))
+    if user is None:
+        raise click.ClickException(f"There is no user called {name}.")
+    click.echo(issue_token(db.session, user, label))
+
+
+@users.command("list")
+@with_appcontext
+def list_users_command() -> None:
+    """List the accounts."""
+    from sqlalchemy import select
+
+    from .extensions import db
+    from .models import User
+
+    for user in db.session.scalars(select(User).order_by(User.name)):
+        click.echo(user.name)

@@ -2,6 +2,10 @@
 
 from pathlib import Path
 
+from flask_compress import Compress
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -26,3 +30,7 @@ db = SQLAlchemy(model_class=Base)
 # render_as_batch: SQLite can only alter a table by copying it, which batch mode does for us.
 migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
 csrf = CSRFProtect()
+compress = Compress()
+login_manager = LoginManager()
+# Counted per server process; enough to slow down password guessing on a small server.
+limiter = Limiter(get_remote_address, storage_uri="memory://", default_limits=[])

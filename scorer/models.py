@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -31,6 +31,8 @@ class Player(db.Model):
     # The name folded to lower case: "ann" and "Ann" are the same person on the roster.
     name_key: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH * 3), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Archived players are left out of the pickers; their games and results stay.
+    archived_at: Mapped[datetime | None]
 
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
@@ -127,3 +129,177 @@ class HandCount(db.Model):
     points: Mapped[int | None]
 
     hand: Mapped[Hand] = relationship(back_populates="counts")
+
+
+# Standings, ratings and leagues (issue 6). Results are derived, but stored: they are rewritten by
+# scorer.services.results in the same transaction as every change to a finished game's hands, so
+# standings are read with aggregate queries instead of replaying every hand.
+
+
+class GameResult(db.Model):
+    """One player's part in a finished game, and their rating after it."""
+
+    __tablename__ = "game_results"
+    __table_args__ = (
+        UniqueConstraint("game_id", "player_id"),
+        Index("ix_game_results_player_id_seq", "player_id", "seq"),
+        # Covers the standings' totals per player, so they are summed from the index alone.
+        Index(
+            "ix_game_results_player_totals",
+            "player_id",
+            "finished_at",
+            "won",
+            "points_won",
+            "hands_won",
+            "game_id",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    # The game's place in the order ratings are computed in: the order games finished.
+    seq: Mapped[int] = mapped_column(index=True)
+    finished_at: Mapped[datetime] = mapped_column(index=True)
+    mode: Mapped[str] = mapped_column(String(16))
+    side: Mapped[int]
+    place: Mapped[int]
+    won: Mapped[bool]
+    score: Mapped[int]
+    hands_won: Mapped[int]
+    points_won: Mapped[int]
+    biggest_hand: Mapped[int]
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    # mu − 3·sigma after this game minus the same before it.
+    change: Mapped[float]
+
+
+class RatingClock(db.Model):
+    """A single row: the last rating sequence number given out, and the lock for rating changes."""
+
+    __tablename__ = "rating_clock"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    last_seq: Mapped[int] = mapped_column(default=0)
+
+
+class League(db.Model):
+    __tablename__ = "leagues"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(TEAM_NAME_MAX_LENGTH))
+    # "teams": registered teams of two play round-robin fixtures; "rotation": the official
+    # eight-player format with partners rotating.
+    format: Mapped[str] = mapped_column(String(16), default="teams")
+    mode: Mapped[str] = mapped_column(String(16), default="partners")
+    target: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    teams: Mapped[list[LeagueTeam]] = relationship(
+        back_populates="league", order_by="LeagueTeam.id", cascade="all, delete-orphan"
+    )
+    seasons: Mapped[list[Season]] = relationship(
+        back_populates="league", order_by="Season.number", cascade="all, delete-orphan"
+    )
+
+
+class LeagueTeam(db.Model):
+    """Two players registered together; the pair is unordered, so it is stored lowest id first."""
+
+    __tablename__ = "league_teams"
+    __table_args__ = (
+        UniqueConstraint("league_id", "first_player_id", "second_player_id"),
+        CheckConstraint("first_player_id < second_player_id", name="pair_in_order"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    first_player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    second_player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str | None] = mapped_column(String(TEAM_NAME_MAX_LENGTH))
+
+    league: Mapped[League] = relationship(back_populates="teams")
+    first_player: Mapped[Player] = relationship(foreign_keys=[first_player_id])
+    second_player: Mapped[Player] = relationship(foreign_keys=[second_player_id])
+
+
+class Season(db.Model):
+    __tablename__ = "seasons"
+    __table_args__ = (UniqueConstraint("league_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    legs: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    league: Mapped[League] = relationship(back_populates="seasons")
+    fixtures: Mapped[list[Fixture]] = relationship(
+        back_populates="season",
+        order_by=lambda: [Fixture.round, Fixture.table_number],
+        cascade="all, delete-orphan",
+    )
+
+
+class Fixture(db.Model):
+    """Two teams due to meet; played as a partners game, which links back here."""
+
+    __tablename__ = "fixtures"
+    __table_args__ = (UniqueConstraint("season_id", "round", "table_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"))
+    round: Mapped[int]
+    # Which table (or which match) of the round, from 1.
+    table_number: Mapped[int]
+    home_team_id: Mapped[int] = mapped_column(ForeignKey("league_teams.id"))
+    away_team_id: Mapped[int] = mapped_column(ForeignKey("league_teams.id"))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), unique=True
+    )
+
+    season: Mapped[Season] = relationship(back_populates="fixtures")
+    home: Mapped[LeagueTeam] = relationship(foreign_keys=[home_team_id])
+    away: Mapped[LeagueTeam] = relationship(foreign_keys=[away_team_id])
+    game: Mapped[Game | None] = relationship()
+
+
+class User(db.Model):
+    """Someone allowed to change scores once the server has an owner (see scorer.access)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tokens: Mapped[list[ApiToken]] = relationship(
+        back_populates="user", cascade="all, delete-orphan"
+    )
+
+    # Flask-Login's user protocol.
+    is_active = True
+    is_anonymous = False
+
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+
+class ApiToken(db.Model):
+    """A token for writing through the API; only its SHA-256 is kept, the token is shown once."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship(back_populates="tokens")

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, object_session, selectinload
 
 from .. import scoring
 from ..models import ID_MAX, TEAM_NAME_MAX_LENGTH, Game, Hand, Seat, Team, utcnow
-from . import players
+from . import players, results
 from .errors import Conflict, NotFound
 
 RECENT_FINISHED = 10
@@ -95,6 +95,16 @@ def load_game(session: Session, game_id: int) -> GameView:
     if game is None:
         raise NotFound("There is no such game.")
     return view_of(game)
+
+
+def version_of(session: Session, game_id: int) -> int:
+    """A game's version (see mark_changed) in one small query, for the phones that poll it."""
+    if not 0 < game_id <= ID_MAX:
+        raise NotFound("There is no such game.")
+    version = session.scalar(select(Game.version).where(Game.id == game_id))
+    if version is None:
+        raise NotFound("There is no such game.")
+    return version
 
 
 def list_games(session: Session) -> tuple[list[GameView], list[GameView]]:
@@ -190,11 +200,14 @@ def _team_names(game: Game) -> list[str]:
 
 
 def mark_changed(view: GameView) -> None:
-    """Record that the hands changed: a new version, and whether the game is now over."""
+    """Record that the hands changed: a new version, whether the game is now over, its results."""
     game = view.game
+    was_finished = game.finished_at is not None
     game.version += 1
     game.updated_at = utcnow()
     if view.state.finished:
         game.finished_at = game.finished_at or utcnow()
     else:
         game.finished_at = None
+    # Standings and ratings follow a finished game's hands in the same transaction.
+    results.game_changed(object_session(game), view, was_finished)

@@ -46,8 +46,8 @@ def duplicate_problems(names: Sequence[str]) -> list[Problem]:
     return problems
 
 
-def roster(session: Session) -> list[Player]:
-    """Everyone on the roster, most often seated first, then by name."""
+def roster(session: Session, archived: bool = False) -> list[Player]:
+    """Everyone on the roster, most often seated first, then by name; the archived only if asked."""
     games_played = func.count(Seat.id)
     query = (
         select(Player)
@@ -55,6 +55,8 @@ def roster(session: Session) -> list[Player]:
         .group_by(Player.id)
         .order_by(games_played.desc(), Player.name_key)
     )
+    if not archived:
+        query = query.where(Player.archived_at.is_(None))
     return list(session.scalars(query))
 
 

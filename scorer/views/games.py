@@ -1,13 +1,18 @@
-"""Setting up, showing and rematching games."""
+"""Setting up, showing, sharing and rematching games, and the poll that keeps open pages current."""
 
-from flask import Blueprint, Response, request, url_for
+import io
+from ipaddress import ip_address
+
+import segno
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from werkzeug.http import quote_etag
 
 from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
 from ..scoring import Rejected
 from ..services import games, players
-from .htmx import render, see_other
+from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -54,6 +59,85 @@ def new() -> Response:
 def show(game_id: int) -> Response:
     view = games.load_game(db.session, game_id)
     return render("games/show.html", "games/_game.html", view=view, form=HandForm.for_game(view))
+
+
+@bp.get("/<int:game_id>/live")
+def live(game_id: int) -> Response:
+    """304 while the phone's version is current, else the changed parts; one query for a 304."""
+    if not wants_fragment():
+        return _vary(redirect(url_for("games.show", game_id=game_id), 303))
+    version = games.version_of(db.session, game_id)
+    if request.if_none_match.contains_weak(_tag(game_id, version)):
+        response = make_response("", 304)
+    else:
+        view = games.load_game(db.session, game_id)
+        version = view.game.version  # it may have moved on since the first query
+        form = HandForm.for_game(view, formdata=None)
+        response = make_response(render_template("games/_live.html", view=view, form=form))
+    response.set_etag(_tag(game_id, version), weak=True)
+    # Ask every time: a phone must never be shown an old game from its cache.
+    response.cache_control.no_cache = True
+    return _vary(response)
+
+
+@bp.app_template_global()
+def live_etag(game) -> str:
+    """The If-None-Match value of a page showing `game` as it is now."""
+    return quote_etag(_tag(game.id, game.version), weak=True)
+
+
+def _tag(game_id: int, version: int) -> str:
+    return f"game-{game_id}-v{version}"
+
+
+def _vary(response: Response) -> Response:
+    response.vary.add("HX-Request")
+    return response
+
+
+@bp.get("/<int:game_id>/share")
+def share(game_id: int) -> str:
+    view = games.load_game(db.session, game_id)
+    return render_template(
+        "games/share.html", view=view, link=_link(game_id), loopback=_loopback(request.host)
+    )
+
+
+@bp.get("/<int:game_id>/qr.svg")
+def qr(game_id: int) -> Response:
+    """The game's address as a QR code: an SVG with no style attributes, so the CSP allows it."""
+    games.version_of(db.session, game_id)  # a 404 for a game that does not exist
+    link = _link(game_id)
+    svg = io.BytesIO()
+    segno.make_qr(link, error="m").save(
+        svg,
+        kind="svg",
+        border=4,
+        omitsize=True,
+        dark="#000",
+        light="#fff",
+        xmldecl=False,
+        title=f"QR code for {link}",
+    )
+    response = make_response(svg.getvalue())
+    response.mimetype = "image/svg+xml"
+    return response
+
+
+def _link(game_id: int) -> str:
+    return url_for("games.show", game_id=game_id, _external=True)
+
+
+def _loopback(host: str) -> bool:
+    """Whether the page was opened as localhost, an address no other phone can reach."""
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    name = name.strip("[]")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 @bp.post("/<int:game_id>/rematch")
