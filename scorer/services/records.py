@@ -1,18 +1,15 @@
-"""Each roster player's record: games played and games won, wins derived by replaying the hands."""
+"""Each roster player's record: games played and games won, wins read from the stored results."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
-from .. import scoring
-from ..models import Game, Hand, Player, Seat
+from ..models import GameResult, Player, Seat
 from . import players
 from .errors import NotFound
-from .games import hand_of, rules_of
 
 
 @dataclass(frozen=True)
@@ -26,7 +23,7 @@ class PlayerRecord:
 
 def player_records(session: Session) -> list[PlayerRecord]:
     """Everyone on the roster, most often seated first, in a fixed number of queries."""
-    return _records(session, players.roster(session), None)
+    return _records(session, players.roster(session, archived=True), None)
 
 
 def player_record(session: Session, player_id: int) -> PlayerRecord:
@@ -38,29 +35,19 @@ def player_record(session: Session, player_id: int) -> PlayerRecord:
 
 
 def _records(session: Session, roster: list[Player], player_id: int | None) -> list[PlayerRecord]:
+    # Games played count every game sat in, finished or not; only finished games have a winner,
+    # and their results are stored (scorer.services.results) as the hand that ends them is saved.
     seats = select(Seat.player_id, func.count()).group_by(Seat.player_id)
-    # Only finished games have a winner, and only they need their hands replayed.
-    finished = (
-        select(Game)
-        .where(Game.finished_at.is_not(None))
-        .options(
-            selectinload(Game.seats),
-            selectinload(Game.hands).selectinload(Hand.counts),
-        )
+    wins = (
+        select(GameResult.player_id, func.count())
+        .where(GameResult.won)
+        .group_by(GameResult.player_id)
     )
     if player_id is not None:
         seats = seats.where(Seat.player_id == player_id)
-        finished = finished.where(Game.seats.any(Seat.player_id == player_id))
+        wins = wins.where(GameResult.player_id == player_id)
     played: dict[int, int] = {player: games for player, games in session.execute(seats)}
-    won: Counter[int] = Counter()
-    for game in session.scalars(finished):
-        winner = _winning_seats(game)
-        if winner is not None:
-            won.update(game.seats[position].player_id for position in winner)
-    return [PlayerRecord(player, played.get(player.id, 0), won[player.id]) for player in roster]
-
-
-def _winning_seats(game: Game) -> tuple[int, ...] | None:
-    """The seats of the side that won `game`, or None while it is being played."""
-    state = scoring.replay(rules_of(game), [hand_of(hand) for hand in game.hands])
-    return None if state.winner is None else state.sides[state.winner].seats
+    won: dict[int, int] = {player: games for player, games in session.execute(wins)}
+    return [
+        PlayerRecord(player, played.get(player.id, 0), won.get(player.id, 0)) for player in roster
+    ]
