@@ -30,7 +30,7 @@ class GameView:
         return tuple(seat.player.name for seat in self.game.seats)
 
     def side_name(self, side: scoring.SideState) -> str:
-        """The team's name if the table gave it one, else "Ann" for a player, "Ann & Cat" for partners."""
+        """The name the table gave the team, else "Ann" for a player or "Ann & Cat" for partners."""
         for team in self.game.teams:
             if team.side == side.index:
                 return team.name
@@ -150,6 +150,8 @@ def create_game(
         problems.append(
             scoring.Problem(f"Team names are at most {TEAM_NAME_MAX_LENGTH} characters.", "teams")
         )
+    if any(players.has_control_characters(name) for name in team_names):
+        problems.append(scoring.Problem("Team names cannot contain control characters.", "teams"))
     if problems:
         raise scoring.Rejected(problems)
     for attempt in range(2):

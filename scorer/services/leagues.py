@@ -100,6 +100,8 @@ def create_league(session: Session, name: str, target: int, format: str = "teams
         problems.append(
             Problem(f"League names are at most {TEAM_NAME_MAX_LENGTH} characters.", "name")
         )
+    elif players.has_control_characters(name):
+        problems.append(Problem("League names cannot contain control characters.", "name"))
     if not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
         problems.append(Problem(f"The target must be 1 to {MAX_TARGET:,} points.", "target"))
     if format not in FORMATS:
@@ -147,6 +149,8 @@ def register_team(
         problems.append(
             Problem(f"Team names are at most {TEAM_NAME_MAX_LENGTH} characters.", "name")
         )
+    elif players.has_control_characters(name):
+        problems.append(Problem("Team names cannot contain control characters.", "name"))
     if not problems and players.name_key(first) == players.name_key(second):
         problems.append(Problem("A team is two different players.", "second"))
     if problems:

@@ -29,9 +29,14 @@ def name_problem(name: str) -> str | None:
         return "Type a name."
     if len(cleaned) > NAME_MAX_LENGTH:
         return f"Names are at most {NAME_MAX_LENGTH} characters."
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in cleaned):
+    if has_control_characters(cleaned):
         return "Names cannot contain control characters."
     return None
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether `text` holds characters no name needs and databases may refuse (NUL, surrogates)."""
+    return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
 
 
 def duplicate_problems(names: Sequence[str]) -> list[Problem]:

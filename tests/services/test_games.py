@@ -173,3 +173,10 @@ def test_version_of_reads_the_version_alone_and_knows_unknown_games(session):
     for missing in (0, 9999, 2**40):
         with pytest.raises(NotFound):
             games.version_of(session, missing)
+
+
+def test_a_team_name_with_a_nul_is_refused_before_it_reaches_the_database(session):
+    from scorer.scoring import Rejected
+
+    with pytest.raises(Rejected, match="Team names cannot contain control characters"):
+        games.create_game(session, "partners", ["Ann", "Bob", "Cat", "Dan"], team_names=["A\x00"])

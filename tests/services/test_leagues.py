@@ -156,3 +156,8 @@ def test_the_eight_player_format_rotates_partners_and_totals_players(session):
     # The same players again: a second season, the same 28 pairs.
     leagues.add_rotation_season(session, league.id, list(reversed(names)))
     assert len(leagues.load_league(session, league.id).teams) == 28
+
+
+def test_a_league_name_with_a_nul_is_refused_before_it_reaches_the_database(session):
+    with pytest.raises(Rejected, match="League names cannot contain control characters"):
+        leagues.create_league(session, "Club\x00", 500)
