@@ -13,7 +13,7 @@ DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent.parent / "instance"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app; settings come from test_config, else instance/config.py and the environment."""
+    """Build the app; settings from test_config, else instance/config.py and the environment."""
     instance_path = os.environ.get("SCORER_INSTANCE_PATH") or str(DEFAULT_INSTANCE_PATH)
     app = Flask(
         __name__,

@@ -28,7 +28,7 @@ _schemas = itertools.count()
 
 @contextmanager
 def postgres_schema() -> Iterator[str]:
-    """A fresh schema on the PostgreSQL test server; yields a URL whose search_path is that schema."""
+    """A new schema on the PostgreSQL test server; yields a URL whose search_path is that schema."""
     assert TEST_DATABASE_URL
     url = with_driver(TEST_DATABASE_URL)
     schema = f"test_{os.getpid()}_{next(_schemas)}"

@@ -1,1 +1,1 @@
-"""One form per user action. Input rules live in validators; domain problems are attached by views."""
+"""One form per user action. Input rules live in validators; views attach domain problems."""

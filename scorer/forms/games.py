@@ -1,7 +1,7 @@
 """Setting up a game: players in seat order, who deals first, mode and target.
 
-The form is its own state: every tap (add a player, move a seat, pick the dealer, pick a target) posts
-it and gets it back changed, so setup works the same with htmx and as plain form posts.
+The form is its own state: every tap (add a player, move a seat, pick the dealer, pick a target)
+posts it and gets it back changed, so setup works the same with htmx and as plain form posts.
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ class SetupForm(FlaskForm):
         choices=[SelectChoice(mode.value, label) for mode, label in MODE_LABELS.items()],
         default=Mode.STANDARD.value,
         validate_choice=False,
-        validators=[AnyOf([mode.value for mode in Mode], "Choose Standard, Partners or Challenge.")],
+        validators=[
+            AnyOf([mode.value for mode in Mode], "Choose Standard, Partners or Challenge.")
+        ],
     )
     players = FieldList(HiddenField(), label="Players")
     new_name = StringField("Add a player")
@@ -107,7 +109,12 @@ class SetupForm(FlaskForm):
         attach(
             self,
             problems,
-            {"players": self.new_name, "target": self.target, "mode": self.mode, "first_dealer": self.new_name},
+            {
+                "players": self.new_name,
+                "target": self.target,
+                "mode": self.mode,
+                "first_dealer": self.new_name,
+            },
         )
 
     def _can_add(self, name: str, names: list[str]) -> bool:

@@ -48,7 +48,7 @@ class HandForm(FlaskForm):
     def for_game(
         cls, view: GameView, hand: Hand | None = None, filled: bool = False, **kwargs
     ) -> HandForm:
-        """The pad for the next hand of `view`, or for editing `hand`, `filled` with what it holds."""
+        """The pad for the next hand of `view`, or to edit `hand`, `filled` with what it holds."""
         # One sub-form per seat, named by seat: rows that are not counted are not posted, so a
         # FieldList (which renumbers what it receives) would shift the seats.
         seats = view.state.rules.players
@@ -112,9 +112,7 @@ class HandForm(FlaskForm):
         counted = set(self.before.counted_seats(went_out))
         players = len(self.counts)
         return tuple(
-            seat
-            for step in range(1, players)
-            if (seat := (went_out + step) % players) in counted
+            seat for step in range(1, players) if (seat := (went_out + step) % players) in counted
         )
 
     def rows(self) -> list[PadRow]:
@@ -176,7 +174,7 @@ class HandForm(FlaskForm):
         return f"{names} {'score' if len(side) > 1 else 'scores'} {total}"
 
     def apply_pad(self, action: str) -> None:
-        """Carry out one pad tap without JavaScript: a card, remove last, clear, or another player."""
+        """Apply one pad tap without JavaScript: a card, remove last, clear, or another player."""
         verb, _, argument = action.partition(":")
         if verb == "select" and argument.isdigit():
             self.active.data = argument
@@ -213,7 +211,11 @@ class HandForm(FlaskForm):
         """Show the rules' problems: by field for this hand, on the form for other hands."""
         mine = [p for p in problems if p.hand in (None, number)]
         for problem in mine:
-            if problem.field == "count" and problem.seat is not None and problem.seat < len(self.counts):
+            if (
+                problem.field == "count"
+                and problem.seat is not None
+                and problem.seat < len(self.counts)
+            ):
                 self.counts[problem.seat].points.errors = [
                     *self.counts[problem.seat].points.errors,
                     problem.message,

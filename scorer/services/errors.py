@@ -16,4 +16,4 @@ class NotFound(ServiceError):
 
 
 class Conflict(ServiceError):
-    """The game has moved on since the page was loaded: a hand already recorded, or the game over."""
+    """The game moved on since the page was loaded: a hand already recorded, or the game over."""

@@ -37,7 +37,7 @@ class GameView:
         return self.players_of(side)
 
     def players_of(self, side: scoring.SideState) -> str:
-        """"Ann", or "Ann & Cat" for partners."""
+        """The side's players: "Ann", or "Ann & Cat" for partners."""
         return " & ".join(self.names[seat] for seat in side.seats)
 
     @property

@@ -19,7 +19,7 @@ LAST_CARDS = ("draw2", "wild4")
 
 @dataclass(frozen=True)
 class HandEntry:
-    """A hand as entered at the table: who went out (a seat), counts by seat, the last card played."""
+    """A hand as entered at the table: who went out (a seat), counts by seat, last card played."""
 
     went_out: int | None
     counts: Mapping[int, scoring.Count]

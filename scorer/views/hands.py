@@ -66,13 +66,20 @@ def undo(game_id: int, number: int) -> Response:
         hands.undo_last_hand(db.session, game_id, number)
     except Conflict as conflict:
         return render(
-            "hands/undo.html", "hands/_undo.html", 409, view=view, hand=hand, notice=conflict.message
+            "hands/undo.html",
+            "hands/_undo.html",
+            409,
+            view=view,
+            hand=hand,
+            notice=conflict.message,
         )
     return see_other(url_for("games.show", game_id=game_id))
 
 
 def _game(view: games.GameView, form: HandForm, status: int, notice: str | None = None) -> Response:
-    return render("games/show.html", "games/_game.html", status, view=view, form=form, notice=notice)
+    return render(
+        "games/show.html", "games/_game.html", status, view=view, form=form, notice=notice
+    )
 
 
 def _saved(view: games.GameView) -> Response:

@@ -92,8 +92,10 @@ def live_server(live_app: Flask) -> Iterator[str]:
 
 
 # Addresses that are not pages, or pages the screen tests visit themselves, in a richer state.
+# Downloads (the backup files) are not pages a browser shows.
 NOT_PLAIN_PAGES = re.compile(
-    r"^/(static/|api/|sw\.js$|manifest\.webmanifest$|$|games/new$|offline$)"
+    r"^/(static/|api/|sw\.js$|manifest\.webmanifest$|$|games/new$|offline$"
+    r"|backup/export\.json$|backup/hands\.csv$)"
 )
 
 

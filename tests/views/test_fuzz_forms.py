@@ -1,4 +1,4 @@
-"""Hypothesis throws odd input at the setup and hand forms: never a 5xx, and a refusal saves nothing."""
+"""Hypothesis throws odd input at the setup and hand forms: never a 5xx; a refusal saves nothing."""
 
 from __future__ import annotations
 
