@@ -29,8 +29,20 @@ def main() -> None:
     help="Port to listen on (PORT, default 8000).",
 )
 @click.option("--threads", default=8, show_default=True, help="Worker threads.")
+@click.option(
+    "--connection-limit",
+    default=1000,
+    show_default=True,
+    help="Open connections accepted at once; each phone keeps one or more open between polls.",
+)
+@click.option(
+    "--channel-timeout",
+    default=30,
+    show_default=True,
+    help="Seconds before an idle connection is closed, freeing its place.",
+)
 @with_appcontext
-def serve(host: str, port: int, threads: int) -> None:
+def serve(host: str, port: int, threads: int, connection_limit: int, channel_timeout: int) -> None:
     """Bring the database up to date and serve the app with a production WSGI server."""
     from flask_migrate import upgrade
     from waitress import serve as waitress_serve
@@ -41,7 +53,15 @@ def serve(host: str, port: int, threads: int) -> None:
     click.echo(f"Instance folder: {app.instance_path}")
     for address in phone_addresses(host, port):
         click.echo(f"Open this on a phone on the same network: {address}")
-    waitress_serve(app, host=host, port=port, threads=threads)
+    # waitress's own defaults (100 connections, 120 s idle) turn phones away at about 100.
+    waitress_serve(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        connection_limit=connection_limit,
+        channel_timeout=channel_timeout,
+    )
 
 
 @main.command("export")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -24,13 +25,24 @@ class GameView:
     game: Game
     state: scoring.GameState
 
-    @property
+    # Cached on first use: the templates ask for names many times a page. A cached_property writes
+    # the instance's __dict__ directly, so it works on a frozen dataclass; a view is built per
+    # request and never outlives the game's names.
+    @cached_property
     def names(self) -> tuple[str, ...]:
         """Player names by seat."""
         return tuple(seat.player.name for seat in self.game.seats)
 
+    @cached_property
+    def side_names(self) -> tuple[str, ...]:
+        """side_name of every side, by side index."""
+        return tuple(self._side_name(side) for side in self.state.sides)
+
     def side_name(self, side: scoring.SideState) -> str:
         """The name the table gave the team, else "Ann" for a player or "Ann & Cat" for partners."""
+        return self.side_names[side.index]
+
+    def _side_name(self, side: scoring.SideState) -> str:
         for team in self.game.teams:
             if team.side == side.index:
                 return team.name
@@ -68,13 +80,16 @@ def hand_of(hand: Hand) -> scoring.Hand:
 
 
 def view_of(game: Game) -> GameView:
-    return GameView(game, scoring.replay(rules_of(game), [hand_of(hand) for hand in game.hands]))
+    # The stored hands were checked against the rules when they were saved (record, edit, undo and
+    # a backup's import each replay or check them), so loading replays them without checking again.
+    hands = [hand_of(hand) for hand in game.hands]
+    return GameView(game, scoring.replay(rules_of(game), hands, check=False))
 
 
 def state_before(view: GameView, number: int) -> scoring.GameState:
     """The game as it stood when hand `number` was dealt."""
     earlier = [hand_of(hand) for hand in view.game.hands if hand.number < number]
-    return scoring.replay(view.state.rules, earlier)
+    return scoring.replay(view.state.rules, earlier, check=False)
 
 
 def _with_everything():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from .. import charts
 from ..extensions import db
@@ -20,7 +20,13 @@ def game(game_id: int) -> Response:
     view = games.load_game(db.session, game_id)
     lines = score_lines(view.state)
     named = [(view.side_name(side), lines[side.index]) for side in view.state.sides]
-    return _svg(charts.score_lines(named, view.game.target))
+    response = _svg(charts.score_lines(named, view.game.target))
+    if request.args.get("v") == str(view.game.version):
+        # The page asks for ?v=<the game's version>, and every change makes a new version: this
+        # address always means this picture, so a phone keeps it. Any other address (none, an old
+        # or a future version) is answered with the picture as it is now, not to be kept.
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
 
 
 @bp.get("/players/<int:player_id>/rating.svg")
@@ -38,7 +44,7 @@ def points(player_id: int) -> Response:
 def _svg(body: bytes) -> Response:
     response = Response(body, mimetype="image/svg+xml")
     response.headers["Content-Security-Policy"] = SVG_POLICY
-    # The page asks for a new picture with every change (its address carries the game's version).
+    # Revalidated on every use, unless the caller knows the address names one version (see game).
     response.headers["Cache-Control"] = "no-cache"
     return response
 

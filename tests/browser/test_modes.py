@@ -16,7 +16,13 @@ def set_up(page: Page, live_server: str, mode: str, names: list[str], target: in
         page.locator("#new_name").fill(name)
         page.get_by_role("button", name="Add", exact=True).tap()
         expect(page.locator(".seat-name", has_text=name)).to_be_visible()
-    page.locator(".choice", has_text=mode).tap()
+    # Choosing a mode redraws the form from the server; wait for it before typing the target,
+    # or the redrawn form would bring back the old one.
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        page.locator(".choice", has_text=mode).tap()
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
     expect(page.locator(f'input[name=mode][value="{mode.lower()}"]')).to_be_checked()
     page.locator("#target").fill(str(target))
 

@@ -261,6 +261,13 @@ def test_replay_is_playing_the_hands_in_turn(game):
 
 @SETTINGS
 @given(games())
+def test_replay_without_checks_gives_the_same_state_for_valid_hands(game):
+    rules, hands = game
+    assert replay(rules, hands, check=False) == replay(rules, hands)
+
+
+@SETTINGS
+@given(games())
 def test_typed_totals_score_like_the_cards(game):
     rules, hands = game
     typed = [
