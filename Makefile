@@ -22,8 +22,8 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check scorer tests
-	$(BIN)/ruff format --check scorer tests
+	$(BIN)/ruff check scorer tests benchmarks
+	$(BIN)/ruff format --check scorer tests benchmarks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
