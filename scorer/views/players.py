@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, Response, render_template, request, url_for
 
 from ..extensions import db
@@ -27,36 +29,34 @@ def show(player_id: int) -> str:
 def rename(player_id: int) -> Response:
     player = profiles.load_player(db.session, player_id)
     form = RenameForm(data={"name": player.name} if request.method == "GET" else None)
-    status = 200
-    if request.method == "POST":
-        try:
-            if form.validate():
-                roster.rename(db.session, player_id, form.name.data)
-                return see_other(url_for("players.show", player_id=player_id))
-        except Rejected as rejected:
-            db.session.rollback()
-            form.attach(rejected.problems)
-        status = 422
-    player = profiles.load_player(db.session, player_id)
-    return render("players/rename.html", "players/_rename.html", status, player=player, form=form)
+    return _change(
+        player_id, form, lambda: roster.rename(db.session, player_id, form.name.data), "rename"
+    )
 
 
 @bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
 def merge(player_id: int) -> Response:
     player = profiles.load_player(db.session, player_id)
     form = MergeForm.for_player(player, players.roster(db.session, archived=True))
+    return _change(
+        player_id, form, lambda: roster.merge(db.session, player_id, form.other.data), "merge"
+    )
+
+
+def _change(player_id: int, form, change: Callable[[], object], page: str) -> Response:
+    """Show the form, or carry out `change` on a valid post and go back to the profile."""
     status = 200
     if request.method == "POST":
         try:
             if form.validate():
-                roster.merge(db.session, player_id, form.other.data)
+                change()
                 return see_other(url_for("players.show", player_id=player_id))
         except Rejected as rejected:
             db.session.rollback()
             form.attach(rejected.problems)
         status = 422
     player = profiles.load_player(db.session, player_id)
-    return render("players/merge.html", "players/_merge.html", status, player=player, form=form)
+    return render(f"players/{page}.html", f"players/_{page}.html", status, player=player, form=form)
 
 
 @bp.post("/<int:player_id>/archive")
