@@ -20,9 +20,8 @@ def set_up(page: Page, live_server: str, mode: str, names: list[str], target: in
     # or the redrawn form would bring back the old one.
     with page.expect_response(lambda response: response.request.method == "POST"):
         page.locator(".choice", has_text=mode).tap()
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
+    # A locator, not wait_for_function: the page's CSP forbids the eval that one would need.
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
     expect(page.locator(f'input[name=mode][value="{mode.lower()}"]')).to_be_checked()
     page.locator("#target").fill(str(target))
 
