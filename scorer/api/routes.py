@@ -11,7 +11,7 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType, default_except
 from ..extensions import csrf, db
 from ..scoring import Rejected
 from ..services import games, hands, records
-from ..services.errors import Conflict, NotFound, ServiceError
+from ..services.errors import Conflict, ServiceError
 from . import errors, schemas
 from .documents import Document, game_document, player_document
 from .openapi import OPENAPI
@@ -73,8 +73,7 @@ class HandResource(MethodView):
 
     def put(self, game_id: int, number: int) -> Response:
         view = games.load_game(db.session, game_id)
-        if not any(hand.number == number for hand in view.game.hands):
-            raise NotFound(f"This game has no hand {number}.")
+        view.hand(number)  # NotFound before the body is read
         data = schemas.hand_input(_body())
         if data.number not in (None, number):
             raise schemas.Invalid({"number": [f"This is hand {number}; leave out the number."]})

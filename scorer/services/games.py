@@ -48,6 +48,13 @@ class GameView:
                 return team.name
         return self.players_of(side)
 
+    def hand(self, number: int) -> Hand:
+        """The stored hand with this number; NotFound when the game has none."""
+        for row in self.game.hands:
+            if row.number == number:
+                return row
+        raise NotFound(f"This game has no hand {number}.")
+
     def players_of(self, side: scoring.SideState) -> str:
         """The side's players: "Ann", or "Ann & Cat" for partners."""
         return " & ".join(self.names[seat] for seat in side.seats)

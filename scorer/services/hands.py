@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from .. import scoring
 from ..models import Game, Hand, HandCount, utcnow
-from .errors import Conflict, NotFound
+from .errors import Conflict
 from .games import GameView, hand_of, load_game, mark_changed, rules_of
 
 LAST_CARDS = ("draw2", "wild4")
@@ -57,7 +57,7 @@ def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -
 def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameView:
     """Replace hand `number`; refused when a later hand would no longer fit the rules."""
     view = _load_for_change(session, game_id)
-    row = _hand_row(view, number)
+    row = view.hand(number)
     hand = _scoring_hand(entry)
     hands = [hand_of(other) if other is not row else hand for other in view.game.hands]
     after = scoring.replay(rules_of(view.game), hands)
@@ -76,7 +76,7 @@ def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> 
 def undo_last_hand(session: Session, game_id: int, number: int) -> GameView:
     """Delete hand `number`, which must still be the last one."""
     view = _load_for_change(session, game_id)
-    row = _hand_row(view, number)
+    row = view.hand(number)
     if row is not view.game.hands[-1]:
         raise Conflict(f"Hand {number} is no longer the last hand; only the last can be undone.")
     view.game.hands.remove(row)
@@ -102,13 +102,6 @@ def _load_for_change(session: Session, game_id: int) -> GameView:
 
 def _already_recorded(number: int) -> Conflict:
     return Conflict(f"Hand {number} was already recorded, perhaps on another phone. Here it is.")
-
-
-def _hand_row(view: GameView, number: int) -> Hand:
-    for row in view.game.hands:
-        if row.number == number:
-            return row
-    raise NotFound(f"This game has no hand {number}.")
 
 
 def _scoring_hand(entry: HandEntry) -> scoring.Hand:

@@ -8,7 +8,7 @@ from ..extensions import db
 from ..forms.hands import HandForm
 from ..scoring import Rejected
 from ..services import games, hands
-from ..services.errors import Conflict, NotFound
+from ..services.errors import Conflict
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
@@ -39,7 +39,7 @@ def create(game_id: int) -> Response:
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
 def edit(game_id: int, number: int) -> Response:
     view = games.load_game(db.session, game_id)
-    hand = _hand(view, number)
+    hand = view.hand(number)
     form = HandForm.for_game(view, hand, filled=request.method == "GET")
     status = 200
     action = request.form.get("action", "save")
@@ -59,7 +59,7 @@ def edit(game_id: int, number: int) -> Response:
 @bp.route("/<int:number>/undo", methods=["GET", "POST"])
 def undo(game_id: int, number: int) -> Response:
     view = games.load_game(db.session, game_id)
-    hand = _hand(view, number)
+    hand = view.hand(number)
     if request.method == "GET":
         return render("hands/undo.html", "hands/_undo.html", view=view, hand=hand)
     try:
@@ -94,10 +94,3 @@ def _number(form: HandForm) -> int:
         return int(form.number.data or 0)
     except ValueError:
         return 0
-
-
-def _hand(view: games.GameView, number: int):
-    for hand in view.game.hands:
-        if hand.number == number:
-            return hand
-    raise NotFound(f"This game has no hand {number}.")
