@@ -29,6 +29,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         # How often an open game page asks whether another phone changed the game.
         LIVE_POLL_SECONDS=3,
+        # How many of the latest hands the game page lists; the rest are on the game's hands page.
+        RECENT_HANDS=10,
     )
     if test_config is None:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)

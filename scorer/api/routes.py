@@ -65,7 +65,9 @@ def record_hand(game_id: int) -> Response:
     data = schemas.hand_input(_body())
     number = view.state.next_hand_number if data.number is None else data.number
     entry = schemas.hand_entry(view, data)
-    return _change(view, number, 201, lambda: hands.record_hand(db.session, game_id, number, entry))
+    return _change(
+        view, number, 201, lambda: hands.record_hand(db.session, game_id, number, entry, seen=view)
+    )
 
 
 class HandResource(MethodView):
@@ -79,12 +81,17 @@ class HandResource(MethodView):
             raise schemas.Invalid({"number": [f"This is hand {number}; leave out the number."]})
         entry = schemas.hand_entry(view, data)
         return _change(
-            view, number, 200, lambda: hands.edit_hand(db.session, game_id, number, entry)
+            view,
+            number,
+            200,
+            lambda: hands.edit_hand(db.session, game_id, number, entry, seen=view),
         )
 
     def delete(self, game_id: int, number: int) -> Response:
         view = games.load_game(db.session, game_id)
-        return _change(view, number, 200, lambda: hands.undo_last_hand(db.session, game_id, number))
+        return _change(
+            view, number, 200, lambda: hands.undo_last_hand(db.session, game_id, number, seen=view)
+        )
 
 
 bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))

@@ -14,8 +14,7 @@ from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from .. import scoring
-from ..models import Hand
-from ..services.games import GameView, state_before
+from ..services.games import GameView, StoredHand, state_before
 from ..services.hands import HandEntry
 from .fields import WholeNumberField, attach
 
@@ -46,7 +45,7 @@ class HandForm(FlaskForm):
 
     @classmethod
     def for_game(
-        cls, view: GameView, hand: Hand | None = None, filled: bool = False, **kwargs
+        cls, view: GameView, hand: StoredHand | None = None, filled: bool = False, **kwargs
     ) -> HandForm:
         """The pad for the next hand of `view`, or to edit `hand`, `filled` with what it holds."""
         # One sub-form per seat, named by seat: rows that are not counted are not posted, so a
@@ -75,9 +74,9 @@ class HandForm(FlaskForm):
             if form.before.in_play(seat)
         ]
         if hand is not None and filled:
-            for count in hand.counts:
-                form.counts[count.position].cards.data = count.cards or ""
-                form.counts[count.position].points.data = count.points
+            for seat, count in hand.counts.items():
+                form.counts[seat].cards.data = " ".join(count.cards or ())
+                form.counts[seat].points.data = count.points
         if not form.number.data:
             form.number.data = str(hand.number if hand else view.state.next_hand_number)
         return form

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from sqlalchemy import select
@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, object_session, selectinload
 
 from .. import scoring
-from ..models import ID_MAX, TEAM_NAME_MAX_LENGTH, Game, Hand, Seat, Team, utcnow
+from ..models import ID_MAX, TEAM_NAME_MAX_LENGTH, Game, Hand, HandCount, Seat, Team, utcnow
 from . import players, results
 from .errors import Conflict, NotFound
 
@@ -19,11 +19,32 @@ RECENT_FINISHED = 10
 
 
 @dataclass(frozen=True)
+class StoredHand:
+    """A hand as stored: its number, what the rules need of it, and the last card if noted."""
+
+    number: int
+    facts: scoring.Hand
+    last_card: str | None = None
+
+    @property
+    def went_out(self) -> int:
+        return self.facts.went_out
+
+    @property
+    def counts(self) -> Mapping[int, scoring.Count]:
+        return self.facts.counts
+
+
+@dataclass(frozen=True)
 class GameView:
-    """A game as stored, with everything derived from its hands."""
+    """A game as stored, with its hands in order and everything derived from them."""
 
     game: Game
+    hands: tuple[StoredHand, ...]
     state: scoring.GameState
+    # The game's version when its hands were read. `game.version` is the ORM object's, which a later
+    # change in the same session moves on; this one stays with the hands the view holds.
+    version: int
 
     # Cached on first use: the templates ask for names many times a page. A cached_property writes
     # the instance's __dict__ directly, so it works on a frozen dataclass; a view is built per
@@ -48,12 +69,16 @@ class GameView:
                 return team.name
         return self.players_of(side)
 
-    def hand(self, number: int) -> Hand:
+    def hand(self, number: int) -> StoredHand:
         """The stored hand with this number; NotFound when the game has none."""
-        for row in self.game.hands:
-            if row.number == number:
-                return row
+        # Hands are numbered 1, 2, 3… without gaps: a hand is only ever added or removed last.
+        if 0 < number <= len(self.hands):
+            return self.hands[number - 1]
         raise NotFound(f"This game has no hand {number}.")
+
+    def with_hands(self, hands: Sequence[StoredHand], state: scoring.GameState) -> GameView:
+        """The same game after a change to its hands."""
+        return GameView(self.game, tuple(hands), state, self.version)
 
     def players_of(self, side: scoring.SideState) -> str:
         """The side's players: "Ann", or "Ann & Cat" for partners."""
@@ -86,37 +111,70 @@ def hand_of(hand: Hand) -> scoring.Hand:
     return scoring.Hand(hand.went_out, counts)
 
 
-def view_of(game: Game) -> GameView:
+def view_of(game: Game, hands: Sequence[StoredHand]) -> GameView:
     # The stored hands were checked against the rules when they were saved (record, edit, undo and
     # a backup's import each replay or check them), so loading replays them without checking again.
-    hands = [hand_of(hand) for hand in game.hands]
-    return GameView(game, scoring.replay(rules_of(game), hands, check=False))
+    state = scoring.replay(rules_of(game), [hand.facts for hand in hands], check=False)
+    return GameView(game, tuple(hands), state, game.version)
 
 
 def state_before(view: GameView, number: int) -> scoring.GameState:
     """The game as it stood when hand `number` was dealt."""
-    earlier = [hand_of(hand) for hand in view.game.hands if hand.number < number]
+    earlier = [hand.facts for hand in view.hands[: number - 1]]
     return scoring.replay(view.state.rules, earlier, check=False)
 
 
-def _with_everything():
-    return (
-        selectinload(Game.seats).joinedload(Seat.player),
-        # Hands and their counts in one statement, so they are read at one moment: read in two, a
-        # hand could come from before an edit and its counts from after it, which no rule accepts.
-        selectinload(Game.hands).joinedload(Hand.counts),
-        selectinload(Game.teams),
-    )
+def _with_players():
+    return (selectinload(Game.seats).joinedload(Seat.player), selectinload(Game.teams))
 
 
 def load_game(session: Session, game_id: int) -> GameView:
     """A game with its players and hands, loaded in a fixed number of queries."""
     if not 0 < game_id <= ID_MAX:
         raise NotFound("There is no such game.")
-    game = session.scalar(select(Game).where(Game.id == game_id).options(*_with_everything()))
+    game = session.scalar(select(Game).where(Game.id == game_id).options(*_with_players()))
     if game is None:
         raise NotFound("There is no such game.")
-    return view_of(game)
+    return view_of(game, stored_hands(session, [game_id])[game_id])
+
+
+def stored_hands(session: Session, game_ids: Sequence[int]) -> dict[int, list[StoredHand]]:
+    """The hands of these games in order, by game.
+
+    One statement for hands and counts together, so they are read at one moment: read in two, a
+    hand could come from before an edit and its counts from after it, which no rule accepts. Plain
+    rows rather than ORM objects: a game page reads every hand, and building a tracked object per
+    hand and per count took most of its time.
+    """
+    found: dict[int, list[StoredHand]] = {game_id: [] for game_id in game_ids}
+    if not game_ids:
+        return found
+    rows = session.execute(
+        select(
+            Hand.game_id,
+            Hand.number,
+            Hand.went_out,
+            Hand.last_card,
+            HandCount.position,
+            HandCount.cards,
+            HandCount.points,
+        )
+        .outerjoin(HandCount, HandCount.hand_id == Hand.id)
+        .where(Hand.game_id.in_(game_ids))
+        .order_by(Hand.game_id, Hand.number, HandCount.position)
+    )
+    counts: dict[int, scoring.Count] = {}
+    previous = None
+    for game_id, number, went_out, last_card, position, cards, points in rows:
+        if (game_id, number) != previous:
+            previous = (game_id, number)
+            counts = {}
+            found[game_id].append(StoredHand(number, scoring.Hand(went_out, counts), last_card))
+        if position is not None:
+            counts[position] = scoring.Count(
+                cards=tuple(cards.split()) if cards is not None else None, points=points
+            )
+    return found
 
 
 def version_of(session: Session, game_id: int) -> int:
@@ -135,16 +193,20 @@ def list_games(session: Session) -> tuple[list[GameView], list[GameView]]:
         select(Game)
         .where(Game.finished_at.is_(None))
         .order_by(Game.updated_at.desc(), Game.id.desc())
-        .options(*_with_everything())
-    )
+        .options(*_with_players())
+    ).all()
     finished = session.scalars(
         select(Game)
         .where(Game.finished_at.is_not(None))
         .order_by(Game.finished_at.desc(), Game.id.desc())
         .limit(RECENT_FINISHED)
-        .options(*_with_everything())
+        .options(*_with_players())
+    ).all()
+    hands = stored_hands(session, [game.id for game in (*playing, *finished)])
+    return (
+        [view_of(game, hands[game.id]) for game in playing],
+        [view_of(game, hands[game.id]) for game in finished],
     )
-    return [view_of(game) for game in playing], [view_of(game) for game in finished]
 
 
 def create_game(
@@ -223,8 +285,11 @@ def _team_names(game: Game) -> list[str]:
     return [named.get(side, "") for side in range(len(game.seats) // 2)]
 
 
-def mark_changed(view: GameView) -> None:
-    """Record that the hands changed: a new version, whether the game is now over, its results."""
+def mark_changed(view: GameView) -> GameView:
+    """Record that the hands changed: a new version, whether the game is now over, its results.
+
+    Gives the view at the new version.
+    """
     game = view.game
     was_finished = game.finished_at is not None
     game.version += 1
@@ -235,3 +300,4 @@ def mark_changed(view: GameView) -> None:
         game.finished_at = None
     # Standings and ratings follow a finished game's hands in the same transaction.
     results.game_changed(object_session(game), view, was_finished)
+    return replace(view, version=game.version)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .. import scoring
 from ..models import Game, Hand, HandCount, utcnow
 from .errors import Conflict
-from .games import GameView, hand_of, load_game, mark_changed, rules_of
+from .games import GameView, StoredHand, load_game, mark_changed
 
 LAST_CARDS = ("draw2", "wild4")
 
@@ -26,9 +26,15 @@ class HandEntry:
     last_card: str | None = None
 
 
-def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameView:
-    """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict."""
-    view = _load_for_change(session, game_id)
+def record_hand(
+    session: Session, game_id: int, number: int, entry: HandEntry, *, seen: GameView | None = None
+) -> GameView:
+    """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict.
+
+    `seen` is the game as the caller read it to check the entry; it is used again if no one has
+    changed the game since (see _load_for_change). The same goes for editing and undoing.
+    """
+    view = _load_for_change(session, game_id, seen)
     if view.state.finished:
         raise Conflict("This game is over; no more hands can be recorded.")
     if number < view.state.next_hand_number:
@@ -37,56 +43,62 @@ def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -
         raise Conflict(
             f"Hand {number} cannot be recorded yet: the next hand is {view.state.next_hand_number}."
         )
-    hand = _scoring_hand(entry)
-    problems = scoring.hand_problems(view.state, hand)
+    stored = StoredHand(number, _scoring_hand(entry), _last_card(entry))
+    problems = scoring.hand_problems(view.state, stored.facts)
     if problems:
         raise scoring.Rejected(problems)
-    row = Hand(number=number, went_out=hand.went_out, last_card=_last_card(entry))
-    row.counts = _count_rows(hand)
-    view.game.hands.append(row)
-    after = scoring.play(view.state, hand)
-    mark_changed(GameView(view.game, after))
+    row = Hand(game_id=game_id, number=number, went_out=stored.went_out, last_card=stored.last_card)
+    row.counts = _count_rows(stored.facts)
+    session.add(row)
+    after = view.with_hands((*view.hands, stored), scoring.play(view.state, stored.facts))
+    after = mark_changed(after)
     try:
         session.commit()
     except IntegrityError as error:
         session.rollback()
         raise _already_recorded(number) from error
-    return GameView(view.game, after)
+    return after
 
 
-def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameView:
+def edit_hand(
+    session: Session, game_id: int, number: int, entry: HandEntry, *, seen: GameView | None = None
+) -> GameView:
     """Replace hand `number`; refused when a later hand would no longer fit the rules."""
-    view = _load_for_change(session, game_id)
-    row = view.hand(number)
-    hand = _scoring_hand(entry)
-    hands = [hand_of(other) if other is not row else hand for other in view.game.hands]
-    after = scoring.replay(rules_of(view.game), hands)
-    row.went_out = hand.went_out
-    row.last_card = _last_card(entry)
+    view = _load_for_change(session, game_id, seen)
+    view.hand(number)
+    stored = StoredHand(number, _scoring_hand(entry), _last_card(entry))
+    hands = [stored if hand.number == number else hand for hand in view.hands]
+    after = view.with_hands(hands, scoring.replay(view.state.rules, [h.facts for h in hands]))
+    row = _row(session, game_id, number)
+    row.went_out = stored.went_out
+    row.last_card = stored.last_card
     row.updated_at = utcnow()
     # The old counts must be gone before the new ones take their (hand, position) places.
     row.counts.clear()
     session.flush()
-    row.counts = _count_rows(hand)
-    mark_changed(GameView(view.game, after))
+    row.counts = _count_rows(stored.facts)
+    after = mark_changed(after)
     session.commit()
-    return GameView(view.game, after)
+    return after
 
 
-def undo_last_hand(session: Session, game_id: int, number: int) -> GameView:
+def undo_last_hand(
+    session: Session, game_id: int, number: int, *, seen: GameView | None = None
+) -> GameView:
     """Delete hand `number`, which must still be the last one."""
-    view = _load_for_change(session, game_id)
-    row = view.hand(number)
-    if row is not view.game.hands[-1]:
+    view = _load_for_change(session, game_id, seen)
+    view.hand(number)
+    if number != len(view.hands):
         raise Conflict(f"Hand {number} is no longer the last hand; only the last can be undone.")
-    view.game.hands.remove(row)
-    after = scoring.replay(rules_of(view.game), [hand_of(hand) for hand in view.game.hands])
-    mark_changed(GameView(view.game, after))
+    hands = view.hands[:-1]
+    session.delete(_row(session, game_id, number))
+    after = view.with_hands(hands, scoring.replay(view.state.rules, [hand.facts for hand in hands]))
+    after = mark_changed(after)
     session.commit()
-    return GameView(view.game, after)
+    return after
 
 
-def _load_for_change(session: Session, game_id: int) -> GameView:
+def _load_for_change(session: Session, game_id: int, seen: GameView | None) -> GameView:
     """The game as it stands now, held until the transaction ends: one change at a time per game."""
     # A write that changes nothing, before anything is read, takes the game's row lock on PostgreSQL
     # and the write lock on SQLite: a second phone waits here, then reads what the first one saved.
@@ -94,10 +106,25 @@ def _load_for_change(session: Session, game_id: int) -> GameView:
     # then clash (a 500, or a deadlock), a version bump be lost, or an edit end the game under a
     # hand saved meanwhile.
     games = Game.__table__
-    session.execute(update(games).where(games.c.id == game_id).values(version=games.c.version))
+    version = session.execute(
+        update(games)
+        .where(games.c.id == game_id)
+        .values(version=games.c.version)
+        .returning(games.c.version)
+    ).scalar()
+    # Every change to a game's hands bumps its version under this lock, so a view read at the
+    # version the lock now holds is the game as it stands: no need to read it twice.
+    if seen is not None and seen.game.id == game_id and seen.version == version:
+        return seen
     # Forget what this session read before the lock, so the game is loaded afresh.
     session.expire_all()
     return load_game(session, game_id)
+
+
+def _row(session: Session, game_id: int, number: int) -> Hand:
+    return session.execute(
+        select(Hand).where(Hand.game_id == game_id, Hand.number == number)
+    ).scalar_one()
 
 
 def _already_recorded(number: int) -> Conflict:

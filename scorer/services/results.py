@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
+from .. import scoring
 from ..models import Game, GameResult, Hand, RatingClock, Seat
 from ..scoring import ratings, standings
 
@@ -126,15 +127,15 @@ def rebuild_all(session: Session) -> int:
         .order_by(Game.finished_at, Game.id)
         .options(selectinload(Game.seats), selectinload(Game.hands).selectinload(Hand.counts))
     )
-    from .games import view_of
+    from .games import hand_of, rules_of
 
     rows = []
     seq = 0
     for game in finished:
-        view = view_of(game)
-        if view.state.finished:
+        state = scoring.replay(rules_of(game), [hand_of(hand) for hand in game.hands], check=False)
+        if state.finished:
             seq += 1
-            rows += _rows(game, view.state, seq)
+            rows += _rows(game, state, seq)
     if rows:
         session.execute(insert(GameResult), rows)
     _set_clock(session, seq)

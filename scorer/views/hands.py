@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, render_template, request, url_for
 
 from ..extensions import db
 from ..forms.hands import HandForm
@@ -12,6 +12,12 @@ from ..services.errors import Conflict
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
+
+
+@bp.get("")
+def index(game_id: int) -> str:
+    """Every hand of the game with the scores after each; the game page shows the latest few."""
+    return render_template("hands/index.html", view=games.load_game(db.session, game_id))
 
 
 @bp.post("")
@@ -26,7 +32,7 @@ def create(game_id: int) -> Response:
     if not form.validate():
         return _game(view, form, 422)
     try:
-        view = hands.record_hand(db.session, game_id, number, form.entry())
+        view = hands.record_hand(db.session, game_id, number, form.entry(), seen=view)
     except Rejected as rejected:
         form.attach(rejected.problems, number)
         return _game(view, form, 422)
@@ -48,7 +54,7 @@ def edit(game_id: int, number: int) -> Response:
     elif request.method == "POST":
         try:
             if form.validate():
-                hands.edit_hand(db.session, game_id, number, form.entry())
+                hands.edit_hand(db.session, game_id, number, form.entry(), seen=view)
                 return see_other(url_for("games.show", game_id=game_id))
         except Rejected as rejected:
             form.attach(rejected.problems, number)
@@ -63,7 +69,7 @@ def undo(game_id: int, number: int) -> Response:
     if request.method == "GET":
         return render("hands/undo.html", "hands/_undo.html", view=view, hand=hand)
     try:
-        hands.undo_last_hand(db.session, game_id, number)
+        hands.undo_last_hand(db.session, game_id, number, seen=view)
     except Conflict as conflict:
         return render(
             "hands/undo.html",

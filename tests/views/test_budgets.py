@@ -123,6 +123,32 @@ def test_saving_a_hand_answers_htmx_with_at_most_4_kb(client, new_game, play):
     assert size_on_the_wire(response) <= RESPONSE_BUDGET
 
 
+def test_a_save_reads_the_hands_once_and_answers_the_same_size_at_hand_12_and_60(
+    client, new_game, play, count_queries
+):
+    """The view reads the game to check the entry; the save reuses that read under the game's lock
+    when nothing changed meanwhile, and the answer lists only the latest hands."""
+
+    def save(hands: int) -> tuple[list[str], int]:
+        game_id = new_game(PLAYERS, target=100_000)
+        play_hands(play, game_id, hands - 1)
+        form = {"number": str(hands), "went_out": "1", "action": "save"}
+        form.update({f"counts-{seat}-points": "12" for seat in (0, 2, 3)})
+        with count_queries() as statements:
+            response = client.post(f"/games/{game_id}/hands", data=form, headers=HTMX)
+        assert response.status_code == 200
+        return statements, len(response.get_data())
+
+    short_queries, short_size = save(12)
+    long_queries, long_size = save(60)
+    reads_of_hands = [query for query in long_queries if query.lstrip().startswith("SELECT")]
+    reads_of_hands = [query for query in reads_of_hands if "FROM hands" in query]
+    assert len(reads_of_hands) == 1, long_queries
+    assert len(long_queries) == len(short_queries)
+    # The same ten hands listed; only the numbers in them are longer.
+    assert long_size < short_size * 1.05
+
+
 def test_saving_a_hand_asks_the_phone_for_nothing_more(client, new_game, play):
     """One request per interaction: what the saved game shows must already be on the phone."""
     game_id = new_game(PLAYERS, target=100_000)

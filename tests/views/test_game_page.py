@@ -133,6 +133,48 @@ def test_an_unknown_game_is_a_friendly_404(client):
     assert client.post("/games/9999/rematch").status_code == 404
 
 
+def play_rounds(play, game_id: int, hands: int, players: int = 4) -> None:
+    for number in range(hands):
+        went_out = number % players
+        counts = {seat: number % 9 + 1 for seat in range(players) if seat != went_out}
+        play(game_id, went_out, counts)
+
+
+def hand_titles(section) -> list[str]:
+    return [item.find("strong").text for item in section.find_all("li", class_="hand")]
+
+
+def test_the_game_page_lists_the_latest_hands_and_links_to_every_one(client, app, new_game, play):
+    recent = app.config["RECENT_HANDS"]
+    game_id = new_game(4, target=100_000)
+    play_rounds(play, game_id, recent)
+    history = parse(client.get(f"/games/{game_id}")).by_id("history")
+    assert len(hand_titles(history)) == recent
+    assert history.find(class_="more") is None
+
+    play_rounds(play, game_id, 5)
+    history = parse(client.get(f"/games/{game_id}")).by_id("history")
+    assert hand_titles(history) == [f"Hand {n}" for n in range(recent + 5, 5, -1)]
+    assert history.find("h2").text == "Latest hands"
+    more = history.find(class_="more").find("a")
+    assert more.text == f"All {recent + 5} hands"
+
+    every = parse(client.get(more.attrs["href"]))
+    assert hand_titles(every.by_id("history")) == [f"Hand {n}" for n in range(recent + 5, 0, -1)]
+    links = [node.attrs["href"] for node in every.by_id("history").find_all("a")]
+    # Every hand can be edited from here; only the last one undone.
+    assert f"/games/{game_id}/hands/1/edit" in links
+    assert [link for link in links if link.endswith("/undo")] == [
+        f"/games/{game_id}/hands/{recent + 5}/undo"
+    ]
+    rows = every.by_id("scores").find("tbody").find_all("tr")
+    assert len(rows) == recent + 5
+
+
+def test_the_hands_page_of_an_unknown_game_is_404(client):
+    assert client.get("/games/999/hands").status_code == 404
+
+
 def test_the_game_page_runs_the_same_queries_for_3_hands_as_for_60(
     client, new_game, play, count_queries
 ):

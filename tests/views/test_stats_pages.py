@@ -125,16 +125,20 @@ def test_charts_are_svg_images_without_scripts(client, club):
     assert client.get("/games/999/chart.svg").status_code == 404
 
 
-def test_the_game_chart_fragment_has_a_text_alternative(app, club):
+def test_the_game_chart_fragment_has_a_text_alternative(app, client, club):
     with app.test_request_context("/games/1"):
         view = games.load_game(db.session, 1)
         html = render_template("games/_chart.html", view=view)
     page = parse(html)
     assert page.find("img").attrs["src"] == f"/games/1/chart.svg?v={view.game.version}"
     assert "Ann 50" in page.find("img").attrs["alt"]
+    # The same numbers as a table are one link away, on the game's hands page.
+    link = page.find("a").attrs["href"]
+    assert link == "/games/1/hands#scores"
+    hands_page = parse(client.get(link))
     cells = [
         [cell.text for cell in row.iter() if cell.tag in ("th", "td")]
-        for row in page.find("tbody").find_all("tr")
+        for row in hands_page.by_id("scores").find("tbody").find_all("tr")
     ]
     assert cells == [["1", "50", "0", "0"]]
 
