@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask_wtf import FlaskForm
 from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice
@@ -36,6 +37,18 @@ class CountForm(Form):
     )
 
 
+@lru_cache(maxsize=32)
+def _with_seats(form: type[HandForm], seats: int) -> type[HandForm]:
+    """`form` with one count sub-form per seat, made once per number of seats."""
+    # Named by seat: rows that are not counted are not posted, so a FieldList (which renumbers
+    # what it receives) would shift the seats.
+    fields = {
+        f"seat_{seat}": FormField(CountForm, name=f"counts-{seat}", separator="-")
+        for seat in range(seats)
+    }
+    return type(form.__name__, (form,), fields)
+
+
 class HandForm(FlaskForm):
     pad_cards = PAD_CARDS
     number = HiddenField()
@@ -48,17 +61,7 @@ class HandForm(FlaskForm):
         cls, view: GameView, hand: StoredHand | None = None, filled: bool = False, **kwargs
     ) -> HandForm:
         """The pad for the next hand of `view`, or to edit `hand`, `filled` with what it holds."""
-        # One sub-form per seat, named by seat: rows that are not counted are not posted, so a
-        # FieldList (which renumbers what it receives) would shift the seats.
-        seats = view.state.rules.players
-        form_class = type(
-            cls.__name__,
-            (cls,),
-            {
-                f"seat_{seat}": FormField(CountForm, name=f"counts-{seat}", separator="-")
-                for seat in range(seats)
-            },
-        )
+        form_class = _with_seats(cls, view.state.rules.players)
         if hand is not None and filled:
             kwargs["data"] = {
                 "number": hand.number,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from .cards import Deck, deck_overflows, unknown_cards
 
@@ -74,7 +75,15 @@ class Rules:
 
     def side_of(self, seat: int) -> int:
         """Index of the side a seat plays for."""
-        return seat % (self.players // 2) if self.mode is Mode.PARTNERS else seat
+        return self._side_by_seat[seat]
+
+    # Worked out once per game: a replay asks for every seat's side after every hand, and even
+    # reading Mode.PARTNERS costs a lookup in Python 3.11's enums.
+    @cached_property
+    def _side_by_seat(self) -> tuple[int, ...]:
+        if self.mode is Mode.PARTNERS:
+            return tuple(seat % (self.players // 2) for seat in range(self.players))
+        return tuple(range(self.players))
 
 
 def setup_problems(mode: Mode | str, players: int, target: int, first_dealer: int) -> list[Problem]:
@@ -302,21 +311,27 @@ def play(state: GameState, hand: Hand) -> GameState:
     newly_out = []
     for side in state.sides:
         score = scores[side.index]
+        won = side.index == winner_side
         eliminated_in = side.eliminated_in
         if (
             rules.mode is Mode.CHALLENGE
             and eliminated_in is None
-            and side.index != winner_side
+            and not won
             and score >= rules.target
         ):
             eliminated_in = number
             newly_out.extend(side.seats)
+        if score == side.score and not won and eliminated_in == side.eliminated_in:
+            # Most sides are untouched by a hand: keep them as they are (a replay of a long game
+            # would otherwise build a new one for every side after every hand).
+            sides.append(side)
+            continue
         sides.append(
             SideState(
                 side.index,
                 side.seats,
                 score,
-                side.hands_won + (side.index == winner_side),
+                side.hands_won + won,
                 max(0, rules.target - score),
                 eliminated_in,
             )
@@ -331,19 +346,19 @@ def play(state: GameState, hand: Hand) -> GameState:
         winner = winner_side
 
     result = HandResult(number, state.dealer, hand.went_out, counted, gain, tuple(newly_out))
-    after = GameState(rules, tuple(sides), state.hands + (result,), state.dealer, winner)
-    return _with_next_dealer(after)
+    sides_after = tuple(sides)
+    dealer = _next_dealer(rules, sides_after, state.dealer)
+    return GameState(rules, sides_after, state.hands + (result,), dealer, winner)
 
 
-def _with_next_dealer(state: GameState) -> GameState:
-    seats = state.rules.players
-    dealer = state.dealer
+def _next_dealer(rules: Rules, sides: tuple[SideState, ...], dealer: int) -> int:
+    """The next seat to the left of `dealer` that is still in play."""
+    seats = rules.players
     for step in range(1, seats + 1):
         candidate = (dealer + step) % seats
-        if state.in_play(candidate):
-            dealer = candidate
-            break
-    return GameState(state.rules, state.sides, state.hands, dealer, state.winner)
+        if not sides[rules.side_of(candidate)].eliminated:
+            return candidate
+    return dealer
 
 
 def replay(rules: Rules, hands: Sequence[Hand], *, check: bool = True) -> GameState:

@@ -8,11 +8,11 @@ from functools import cached_property
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, object_session, selectinload
+from sqlalchemy.orm import Session, joinedload, object_session
 
 from .. import scoring
 from ..models import ID_MAX, TEAM_NAME_MAX_LENGTH, Game, Hand, HandCount, Seat, Team, utcnow
-from . import players, results
+from . import players, replays, results
 from .errors import Conflict, NotFound
 
 RECENT_FINISHED = 10
@@ -111,11 +111,22 @@ def hand_of(hand: Hand) -> scoring.Hand:
     return scoring.Hand(hand.went_out, counts)
 
 
-def view_of(game: Game, hands: Sequence[StoredHand]) -> GameView:
-    # The stored hands were checked against the rules when they were saved (record, edit, undo and
-    # a backup's import each replay or check them), so loading replays them without checking again.
-    state = scoring.replay(rules_of(game), [hand.facts for hand in hands], check=False)
-    return GameView(game, tuple(hands), state, game.version)
+def views_of(session: Session, found: Sequence[Game]) -> list[GameView]:
+    """Views of these games, replaying only the ones not replayed at their version before."""
+    known = {game.id: replays.get(session, game, game.version) for game in found}
+    read = stored_hands(session, [game_id for game_id, replay in known.items() if replay is None])
+    views = []
+    for game in found:
+        replay, version = known[game.id], game.version
+        if replay is None:
+            version, hands = read[game.id]
+            # The stored hands were checked against the rules when they were saved (record, edit,
+            # undo and a backup's import each replay or check them), so they are not checked again.
+            state = scoring.replay(rules_of(game), [hand.facts for hand in hands], check=False)
+            replay = (tuple(hands), state)
+            replays.put(session, game, version, replay)
+        views.append(GameView(game, *replay, version))
+    return views
 
 
 def state_before(view: GameView, number: int) -> scoring.GameState:
@@ -125,33 +136,42 @@ def state_before(view: GameView, number: int) -> scoring.GameState:
 
 
 def _with_players():
-    return (selectinload(Game.seats).joinedload(Seat.player), selectinload(Game.teams))
+    # Joined, not a statement each: a game has at most ten seats and five teams.
+    return (joinedload(Game.seats).joinedload(Seat.player), joinedload(Game.teams))
 
 
 def load_game(session: Session, game_id: int) -> GameView:
     """A game with its players and hands, loaded in a fixed number of queries."""
     if not 0 < game_id <= ID_MAX:
         raise NotFound("There is no such game.")
-    game = session.scalar(select(Game).where(Game.id == game_id).options(*_with_players()))
+    game = (
+        session.scalars(select(Game).where(Game.id == game_id).options(*_with_players()))
+        .unique()
+        .one_or_none()
+    )
     if game is None:
         raise NotFound("There is no such game.")
-    return view_of(game, stored_hands(session, [game_id])[game_id])
+    return views_of(session, [game])[0]
 
 
-def stored_hands(session: Session, game_ids: Sequence[int]) -> dict[int, list[StoredHand]]:
-    """The hands of these games in order, by game.
+def stored_hands(
+    session: Session, game_ids: Sequence[int]
+) -> dict[int, tuple[int, list[StoredHand]]]:
+    """The version and the hands in order of each of these games, by game.
 
-    One statement for hands and counts together, so they are read at one moment: read in two, a
-    hand could come from before an edit and its counts from after it, which no rule accepts. Plain
-    rows rather than ORM objects: a game page reads every hand, and building a tracked object per
-    hand and per count took most of its time.
+    One statement for all three, so they are read at one moment: read apart, a hand could come from
+    before an edit and its counts from after it, which no rule accepts, or the hands from another
+    version than the one they would be kept under (see replays). Plain rows rather than ORM
+    objects: a game page reads every hand, and building a tracked object per hand and per count
+    took most of its time.
     """
-    found: dict[int, list[StoredHand]] = {game_id: [] for game_id in game_ids}
+    found: dict[int, tuple[int, list[StoredHand]]] = {}
     if not game_ids:
         return found
     rows = session.execute(
         select(
-            Hand.game_id,
+            Game.id,
+            Game.version,
             Hand.number,
             Hand.went_out,
             Hand.last_card,
@@ -159,17 +179,21 @@ def stored_hands(session: Session, game_ids: Sequence[int]) -> dict[int, list[St
             HandCount.cards,
             HandCount.points,
         )
+        .outerjoin(Hand, Hand.game_id == Game.id)
         .outerjoin(HandCount, HandCount.hand_id == Hand.id)
-        .where(Hand.game_id.in_(game_ids))
-        .order_by(Hand.game_id, Hand.number, HandCount.position)
+        .where(Game.id.in_(game_ids))
+        .order_by(Game.id, Hand.number, HandCount.position)
     )
     counts: dict[int, scoring.Count] = {}
     previous = None
-    for game_id, number, went_out, last_card, position, cards, points in rows:
+    for game_id, version, number, went_out, last_card, position, cards, points in rows:
+        hands = found.setdefault(game_id, (version, []))[1]
+        if number is None:
+            continue  # a game without hands yet
         if (game_id, number) != previous:
             previous = (game_id, number)
             counts = {}
-            found[game_id].append(StoredHand(number, scoring.Hand(went_out, counts), last_card))
+            hands.append(StoredHand(number, scoring.Hand(went_out, counts), last_card))
         if position is not None:
             counts[position] = scoring.Count(
                 cards=tuple(cards.split()) if cards is not None else None, points=points
@@ -189,24 +213,29 @@ def version_of(session: Session, game_id: int) -> int:
 
 def list_games(session: Session) -> tuple[list[GameView], list[GameView]]:
     """Games in progress, newest first, and the most recently finished ones."""
-    playing = session.scalars(
-        select(Game)
-        .where(Game.finished_at.is_(None))
-        .order_by(Game.updated_at.desc(), Game.id.desc())
-        .options(*_with_players())
-    ).all()
-    finished = session.scalars(
-        select(Game)
-        .where(Game.finished_at.is_not(None))
-        .order_by(Game.finished_at.desc(), Game.id.desc())
-        .limit(RECENT_FINISHED)
-        .options(*_with_players())
-    ).all()
-    hands = stored_hands(session, [game.id for game in (*playing, *finished)])
-    return (
-        [view_of(game, hands[game.id]) for game in playing],
-        [view_of(game, hands[game.id]) for game in finished],
+    playing = (
+        session.scalars(
+            select(Game)
+            .where(Game.finished_at.is_(None))
+            .order_by(Game.updated_at.desc(), Game.id.desc())
+            .options(*_with_players())
+        )
+        .unique()
+        .all()
     )
+    finished = (
+        session.scalars(
+            select(Game)
+            .where(Game.finished_at.is_not(None))
+            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .limit(RECENT_FINISHED)
+            .options(*_with_players())
+        )
+        .unique()
+        .all()
+    )
+    views = views_of(session, [*playing, *finished])
+    return views[: len(playing)], views[len(playing) :]
 
 
 def create_game(

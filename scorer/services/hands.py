@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .. import scoring
 from ..models import Game, Hand, HandCount, utcnow
+from . import replays
 from .errors import Conflict
 from .games import GameView, StoredHand, load_game, mark_changed
 
@@ -47,17 +48,15 @@ def record_hand(
     problems = scoring.hand_problems(view.state, stored.facts)
     if problems:
         raise scoring.Rejected(problems)
-    row = Hand(game_id=game_id, number=number, went_out=stored.went_out, last_card=stored.last_card)
-    row.counts = _count_rows(stored.facts)
-    session.add(row)
     after = view.with_hands((*view.hands, stored), scoring.play(view.state, stored.facts))
-    after = mark_changed(after)
     try:
+        _insert(session, game_id, stored)
+        after = mark_changed(after)
         session.commit()
     except IntegrityError as error:
         session.rollback()
         raise _already_recorded(number) from error
-    return after
+    return _committed(session, after)
 
 
 def edit_hand(
@@ -79,7 +78,7 @@ def edit_hand(
     row.counts = _count_rows(stored.facts)
     after = mark_changed(after)
     session.commit()
-    return after
+    return _committed(session, after)
 
 
 def undo_last_hand(
@@ -92,10 +91,12 @@ def undo_last_hand(
         raise Conflict(f"Hand {number} is no longer the last hand; only the last can be undone.")
     hands = view.hands[:-1]
     session.delete(_row(session, game_id, number))
-    after = view.with_hands(hands, scoring.replay(view.state.rules, [hand.facts for hand in hands]))
+    # The hands before the last one were checked when they were saved, and still fit without it.
+    state = scoring.replay(view.state.rules, [hand.facts for hand in hands], check=False)
+    after = view.with_hands(hands, state)
     after = mark_changed(after)
     session.commit()
-    return after
+    return _committed(session, after)
 
 
 def _load_for_change(session: Session, game_id: int, seen: GameView | None) -> GameView:
@@ -119,6 +120,34 @@ def _load_for_change(session: Session, game_id: int, seen: GameView | None) -> G
     # Forget what this session read before the lock, so the game is loaded afresh.
     session.expire_all()
     return load_game(session, game_id)
+
+
+def _committed(session: Session, view: GameView) -> GameView:
+    # Only once committed: a change rolled back must not leave its replay behind under a version
+    # that the next change will then take.
+    replays.put(session, view.game, view.version, (view.hands, view.state))
+    return view
+
+
+def _insert(session: Session, game_id: int, stored: StoredHand) -> None:
+    # Plain INSERTs rather than new ORM objects: a save is the request a phone waits on, and the
+    # ORM's unit of work for a hand and its counts took a fifth of it.
+    hand_id = session.execute(
+        insert(Hand)
+        .values(
+            game_id=game_id,
+            number=stored.number,
+            went_out=stored.went_out,
+            last_card=stored.last_card,
+        )
+        .returning(Hand.id)
+    ).scalar_one()
+    counts = [
+        {"hand_id": hand_id, "position": row.position, "cards": row.cards, "points": row.points}
+        for row in _count_rows(stored.facts)
+    ]
+    if counts:
+        session.execute(insert(HandCount.__table__), counts)
 
 
 def _row(session: Session, game_id: int, number: int) -> Hand:

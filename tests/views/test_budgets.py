@@ -123,7 +123,7 @@ def test_saving_a_hand_answers_htmx_with_at_most_4_kb(client, new_game, play):
     assert size_on_the_wire(response) <= RESPONSE_BUDGET
 
 
-def test_a_save_reads_the_hands_once_and_answers_the_same_size_at_hand_12_and_60(
+def test_a_save_reads_the_hands_at_most_once_and_answers_the_same_size_at_hand_12_and_60(
     client, new_game, play, count_queries
 ):
     """The view reads the game to check the entry; the save reuses that read under the game's lock
@@ -142,8 +142,9 @@ def test_a_save_reads_the_hands_once_and_answers_the_same_size_at_hand_12_and_60
     short_queries, short_size = save(12)
     long_queries, long_size = save(60)
     reads_of_hands = [query for query in long_queries if query.lstrip().startswith("SELECT")]
-    reads_of_hands = [query for query in reads_of_hands if "FROM hands" in query]
-    assert len(reads_of_hands) == 1, long_queries
+    reads_of_hands = [query for query in reads_of_hands if "hand_counts" in query]
+    # None when this server process replayed the game at this version before (services.replays).
+    assert len(reads_of_hands) <= 1, long_queries
     assert len(long_queries) == len(short_queries)
     # The same ten hands listed; only the numbers in them are longer.
     assert long_size < short_size * 1.05
