@@ -10,10 +10,11 @@ from ..assets import static_url, static_version
 
 bp = Blueprint("pwa", __name__)
 
-# What the service worker keeps for offline use: the look of the app and the offline page.
+# What the service worker keeps for offline use: the look of the app and the offline page. Not
+# stats.css: only the stats pages link it, and fetching it here would add it to a first visit to a
+# game; those pages get it from the browser's cache like any versioned file.
 OFFLINE_ASSETS = (
     "css/app.css",
-    "css/stats.css",
     "js/app.js",
     "vendor/htmx-2.0.11.min.js",
     "icons/icon.svg",
