@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import shutil
+import subprocess
 from pathlib import Path
 
 import brotli
 import pytest
 from markup import HTMX, parse
+
+from scorer import assets
+from scorer.assets import served_body
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -30,7 +35,6 @@ def test_pages_link_static_files_by_content_version(client):
     urls += [node.attrs["src"] for node in page.find_all("script")]
     assert urls == [
         f"/static/css/app.css?v={version_of('css/app.css')}",
-        f"/static/css/stats.css?v={version_of('css/stats.css')}",
         f"/static/vendor/htmx-2.0.11.min.js?v={version_of('vendor/htmx-2.0.11.min.js')}",
         f"/static/js/app.js?v={version_of('js/app.js')}",
     ]
@@ -113,3 +117,91 @@ def test_a_tiny_response_is_not_worth_compressing(client, new_game):
     )
     assert response.status_code == 304
     assert "Content-Encoding" not in response.headers
+
+
+# Our scripts and stylesheets as served: minified, then compressed once at the highest levels.
+
+OURS = ["js/app.js", "css/app.css", "css/stats.css"]
+
+
+def versioned(name: str) -> str:
+    return f"/static/{name}?v={version_of(name)}"
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_our_scripts_and_stylesheets_are_sent_minified(client, name):
+    source = (STATIC / name).read_bytes()
+    served = get(client, versioned(name)).data
+    assert served == served_body(source, name)
+    assert len(served) < len(source) * 0.85
+    # The comments stay in the file, not in what a phone downloads.
+    assert source.count(b"/*") + source.count(b"// ") > 5
+    assert b"/*" not in served and b"// " not in served
+
+
+def test_a_vendored_file_is_sent_as_it_is(client):
+    name = "vendor/htmx-2.0.11.min.js"
+    assert get(client, versioned(name)).data == (STATIC / name).read_bytes()
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="needs node to parse JavaScript")
+def test_the_minified_script_is_still_valid_javascript(client, tmp_path):
+    script = tmp_path / "app.min.js"
+    script.write_bytes(get(client, versioned("js/app.js")).data)
+    checked = subprocess.run(["node", "--check", str(script)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.parametrize(
+    ("encoding", "decompress", "compress"),
+    [
+        ("br", brotli.decompress, lambda data: brotli.compress(data, quality=11)),
+        ("gzip", gzip.decompress, lambda data: gzip.compress(data, compresslevel=9)),
+    ],
+    ids=["br", "gzip"],
+)
+@pytest.mark.parametrize("name", ["js/app.js", "vendor/htmx-2.0.11.min.js"])
+def test_static_files_are_compressed_at_the_highest_level(
+    client, name, encoding, decompress, compress
+):
+    body = served_body((STATIC / name).read_bytes(), name)
+    response = get(client, versioned(name), **{"Accept-Encoding": f"{encoding}, deflate"})
+    assert response.headers["Content-Encoding"] == encoding
+    assert "Accept-Encoding" in response.headers["Vary"]
+    assert decompress(response.data) == body
+    assert len(response.data) <= len(compress(body)) + 32
+    assert response.cache_control.immutable
+    # Each encoding has its own ETag, and revalidating with it is a 304 without a body.
+    etag = response.headers["ETag"]
+    assert etag.endswith(f':{encoding}"')
+    plain = get(client, f"/static/{name}")
+    assert plain.headers["ETag"] != etag and "Content-Encoding" not in plain.headers
+    again = get(client, f"/static/{name}", **{"Accept-Encoding": encoding, "If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.data == b""
+    assert again.cache_control.no_cache
+
+
+def test_the_etag_follows_the_bytes_sent(client, monkeypatch):
+    first = get(client, "/static/js/app.js").headers["ETag"]
+    # A different minifier (a new version of it, say) makes a different ETag for the same file.
+    monkeypatch.setitem(assets.MINIFIERS, ".js", lambda data: data.strip())
+    assets.served_body.cache_clear()
+    try:
+        assert get(client, "/static/js/app.js").headers["ETag"] != first
+    finally:
+        assets.served_body.cache_clear()
+
+
+def test_a_static_file_is_sent_whole_with_no_header_a_phone_has_no_use_for(client):
+    name = "js/app.js"
+    response = get(client, versioned(name), Range="bytes=0-99")
+    assert response.status_code == 200
+    assert response.data == served_body((STATIC / name).read_bytes(), name)
+    for header in ("Accept-Ranges", "Content-Range", "Last-Modified", "Content-Disposition"):
+        assert header not in response.headers
+
+
+def test_a_missing_static_file_is_still_a_404(client):
+    response = get(client, "/static/js/missing.js", **{"Accept-Encoding": "br"})
+    assert response.status_code == 404
