@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from factories import make_game
-from flask import Flask
+from flask import Flask, request, request_started
 from playwright.sync_api import Browser, Page, expect
 
 from scorer.extensions import db
@@ -50,6 +50,42 @@ def test_the_manifest_and_the_service_worker_load(phone: Page, live_server: str,
     errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert {error["errorId"] for error in errors} <= {"in-incognito"}
     assert session.send("Page.getAppManifest")["errors"] == []
+
+
+PRELOAD_ENABLED = (
+    "navigator.serviceWorker.ready"
+    ".then((registration) => registration.navigationPreload.getState())"
+    ".then((state) => state.enabled)"
+)
+
+
+def test_a_page_is_asked_for_once_while_the_worker_starts(
+    phone: Page, live_server: str, live_app: Flask, game_id: int
+):
+    """Navigation preload: the browser asks the server for the page as the worker boots, and the
+    worker answers with that response rather than asking again."""
+    phone.goto(f"{live_server}/games/{game_id}")
+    phone.evaluate(READY)
+    for _ in range(100):  # enabled as the worker activates, just after it is ready
+        if phone.evaluate(PRELOAD_ENABLED):
+            break
+        phone.wait_for_timeout(50)
+    assert phone.evaluate(PRELOAD_ENABLED)
+
+    asked: list[str | None] = []
+
+    def record(_sender, **_extra) -> None:
+        if request.path == f"/games/{game_id}":
+            asked.append(request.headers.get("Service-Worker-Navigation-Preload"))
+
+    request_started.connect(record, live_app)
+    try:
+        phone.goto(f"{live_server}/games/{game_id}")
+        expect(phone.locator("#scoreboard")).to_be_visible()
+        assert phone.evaluate("navigator.serviceWorker.controller !== null")
+    finally:
+        request_started.disconnect(record, live_app)
+    assert asked == ["true"]
 
 
 def test_the_offline_page_shows_when_the_server_is_stopped(

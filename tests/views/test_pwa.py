@@ -82,7 +82,13 @@ def test_the_service_worker_leaves_pages_polls_and_the_api_to_the_network(client
     assert script.count("caches.match(") == 2
     assert "cache.put(" not in script
     assert 'url.pathname.startsWith("/static/") && url.searchParams.has("v")' in script
-    assert "fetch(request).catch(() => caches.match(OFFLINE" in script
+    # A page comes from navigation preload (the browser's request, started while the worker
+    # boots) or a fetch of the worker's own, and only then from the offline page.
+    assert "navigationPreload.enable()" in script
+    assert (
+        ".then((preloaded) => preloaded || fetch(request))\n"
+        "        .catch(() => caches.match(OFFLINE"
+    ) in script
 
 
 def test_a_new_asset_version_renames_the_cache(client, app, monkeypatch):
