@@ -24,6 +24,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorer.sqlite"),
+        # A connection for each of `scorer serve`'s 8 threads and a few more: the default pool of 5
+        # made busy threads open and close PostgreSQL connections over and over, and a new
+        # connection's first queries are slow.
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 10, "max_overflow": 10},
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         WTF_CSRF_TIME_LIMIT=None,

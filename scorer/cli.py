@@ -28,7 +28,14 @@ def main() -> None:
     type=int,
     help="Port to listen on (PORT, default 8000).",
 )
-@click.option("--threads", default=8, show_default=True, help="Worker threads.")
+@click.option(
+    "--processes",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Server processes. One is waitress; more are gunicorn workers (Linux and macOS only).",
+)
+@click.option("--threads", default=8, show_default=True, help="Worker threads in each process.")
 @click.option(
     "--connection-limit",
     default=1000,
@@ -42,17 +49,31 @@ def main() -> None:
     help="Seconds before an idle connection is closed, freeing its place.",
 )
 @with_appcontext
-def serve(host: str, port: int, threads: int, connection_limit: int, channel_timeout: int) -> None:
+def serve(
+    host: str,
+    port: int,
+    processes: int,
+    threads: int,
+    connection_limit: int,
+    channel_timeout: int,
+) -> None:
     """Bring the database up to date and serve the app with a production WSGI server."""
     from flask_migrate import upgrade
     from waitress import serve as waitress_serve
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if processes > 1 and os.name != "posix":
+        raise click.UsageError("More than one process needs Linux or macOS; use --processes 1.")
     upgrade()
     click.echo(f"Database: {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]}")
     click.echo(f"Instance folder: {app.instance_path}")
     for address in phone_addresses(host, port):
         click.echo(f"Open this on a phone on the same network: {address}")
+    if processes > 1:
+        from .server import serve_processes
+
+        serve_processes(app, host, port, processes, threads, connection_limit, channel_timeout)
+        return
     # waitress's own defaults (100 connections, 120 s idle) turn phones away at about 100.
     waitress_serve(
         app,

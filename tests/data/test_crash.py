@@ -1,5 +1,6 @@
 """Pulling the plug: the real server killed with SIGKILL while phones save hands loses nothing it
-acknowledged, and the database it leaves behind is sound.
+acknowledged, and the database it leaves behind is sound. Also: several server processes serve
+one game without any of them showing it stale.
 
 The server runs as `scorer serve` in a process of its own, on a temporary instance folder (SQLite)
 or a fresh PostgreSQL schema, with CSRF protection on as in production.
@@ -22,6 +23,7 @@ from html import unescape
 from pathlib import Path
 from urllib.parse import urlencode
 
+import psutil
 import pytest
 import sqlalchemy as sa
 
@@ -46,8 +48,9 @@ def free_port() -> int:
 class Server:
     """`scorer serve` on a port of its own; `kill` is SIGKILL, with no chance to clean up."""
 
-    def __init__(self, instance: Path, database_url: str | None):
+    def __init__(self, instance: Path, database_url: str | None, options: tuple[str, ...] = ()):
         self.instance = instance
+        self.options = options
         self.env = {**os.environ, "SCORER_INSTANCE_PATH": str(instance)}
         self.env.pop("DATABASE_URL", None)
         if database_url:
@@ -66,7 +69,7 @@ class Server:
 
     def _start_on(self, port: int) -> bool:
         self.port = port
-        command = [str(SCORER), "serve", "--host", "127.0.0.1", "--port", str(port)]
+        command = [str(SCORER), "serve", "--host", "127.0.0.1", "--port", str(port), *self.options]
         self.log = open(self.instance / f"server-{port}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
             command, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
@@ -245,3 +248,42 @@ def stored_hands(game_id: int) -> dict[int, tuple[int, dict[int, int]]]:
     for number, went_out, position, points in rows:
         hands.setdefault(number, (went_out, {}))[1][position] = points
     return hands
+
+
+@pytest.mark.skipif(os.name != "posix", reason="several processes need fork")
+def test_several_processes_serve_one_game_and_stop_together(backend, tmp_path, request):
+    """`scorer serve --processes 2`: each worker sees what the other saved, none shows it stale."""
+    if backend == "postgresql":
+        app = request.getfixturevalue("app")
+        with app.app_context():
+            url = db.engine.url.render_as_string(hide_password=False)
+    else:
+        url = None
+    server = Server(tmp_path, url, ("--processes", "2", "--threads", "2"))
+    try:
+        server.start()
+        assert server.process is not None
+        master = psutil.Process(server.process.pid)
+        deadline = time.monotonic() + START_TIMEOUT
+        while len(master.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = master.children()
+        assert len(workers) == 2
+        phone = Phone(server.port)
+        game_id = phone.start_game()
+        for number in range(1, 11):
+            # Every request on a new connection: the kernel hands each to either worker, and each
+            # keeps its own replays of the game, which must never outlive a save by the other.
+            phone.request("GET", f"/games/{game_id}")
+            status, _, body = phone.request(
+                "POST", f"/games/{game_id}/hands", hand_fields(game_id, number)
+            )
+            assert status == 303, body
+            for _ in range(4):
+                _, _, page = phone.request("GET", f"/games/{game_id}")
+                assert f"Record hand {number + 1}" in page
+        server.process.terminate()
+        assert server.process.wait(timeout=15) == 0
+        assert not [worker for worker in workers if worker.is_running()]
+    finally:
+        server.kill()
