@@ -125,11 +125,16 @@ class Server:
     process: subprocess.Popen
     threads: int
     log: Path
+    processes: int = 1
 
 
 @contextlib.contextmanager
 def scorer_serve(
-    database_url: str, instance: Path, threads: int = 8, log: Path | None = None
+    database_url: str,
+    instance: Path,
+    threads: int = 8,
+    log: Path | None = None,
+    processes: int = 1,
 ) -> Iterator[Server]:
     """`scorer serve` (waitress, the production server) on 127.0.0.1 in a subprocess."""
     port = free_port()
@@ -143,7 +148,7 @@ def scorer_serve(
     with open(log, "wb") as out:
         process = subprocess.Popen(
             [str(SCORER), "serve", "--host", "127.0.0.1", "--port", str(port)]
-            + ["--threads", str(threads)],
+            + ["--threads", str(threads), "--processes", str(processes)],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -151,7 +156,7 @@ def scorer_serve(
         )
     try:
         wait_for_port(port, process)
-        yield Server(f"http://127.0.0.1:{port}", port, process, threads, log)
+        yield Server(f"http://127.0.0.1:{port}", port, process, threads, log, processes)
     finally:
         process.terminate()
         try:
