@@ -75,6 +75,7 @@ def main() -> int:
         paths = pages_of(game_ids)
         alone = "1 other game"
         results[alone] = count_queries(app, paths)
+        first_views = time_first_views(app, game_ids)
         dispose(app)
 
         started = time.monotonic()
@@ -98,7 +99,7 @@ def main() -> int:
             }
             time_pages(servers, paths, args.requests, results)
 
-    return report(results)
+    return report(results, first_views)
 
 
 def finish_game(session, players: int, target: int = 500):
@@ -150,6 +151,31 @@ def pages_of(game_ids: dict[int, int]) -> dict[str, str]:
 def headers_for(name: str) -> dict[str, str]:
     """A poll from a page that shows an old version of the game gets the changed parts."""
     return {**HTMX, "If-None-Match": "-"} if name.startswith("poll") else {}
+
+
+def time_first_views(app, game_ids: dict[int, int], runs: int = 30) -> dict[int, float]:
+    """Median ms to read a game's hands and replay them: what the first view of each version
+    costs. Every later view of that version is served from the replays a process keeps
+    (scorer/services/replays.py), which is what the page and poll times above mostly show."""
+    from scorer import scoring
+    from scorer.extensions import db
+    from scorer.services import games
+
+    found = {}
+    with app.app_context():
+        for hands, game_id in game_ids.items():
+            game = games.load_game(db.session, game_id).game
+            rules = games.rules_of(game)
+            times = []
+            for _ in range(runs):
+                started = time.perf_counter()
+                _version, stored = games.stored_hands(db.session, [game_id])[game_id]
+                scoring.replay(rules, [hand.facts for hand in stored], check=False)
+                times.append(time.perf_counter() - started)
+                db.session.rollback()
+            found[hands] = summary_ms(times)["median"]
+        db.session.remove()
+    return found
 
 
 def count_queries(app, pages: dict[str, str]) -> dict[str, dict]:
@@ -208,7 +234,7 @@ def dispose(app) -> None:
         db.engine.dispose()
 
 
-def report(results: dict[str, dict[str, dict]]) -> int:
+def report(results: dict[str, dict[str, dict]], first_views: dict[int, float]) -> int:
     print(
         "\nSQLite; scorer serve (waitress, 8 threads); each page requested one at a time "
         "over a keep-alive connection; times in ms. The fastest time is the one least disturbed "
@@ -256,6 +282,21 @@ def report(results: dict[str, dict[str, dict]]) -> int:
                 late <= max(early * 1.5, early + 0.02),
             )
         )
+    print(
+        "\nThe first view of each version (in-process: reading the hands and replaying them):"
+        + "".join(f" {hands} hands {ms:.2f} ms;" for hands, ms in first_views.items())
+    )
+    sizes = sorted(first_views)
+    early = (first_views[sizes[1]] - first_views[sizes[0]]) / (sizes[1] - sizes[0])
+    late = (first_views[sizes[2]] - first_views[sizes[1]]) / (sizes[2] - sizes[1])
+    checks.append(
+        (
+            f"first view: no worse than linear in the game's hands: {late:.4f} ms a hand from "
+            f"{sizes[1]} to {sizes[2]} vs {early:.4f} ms from {sizes[0]} to {sizes[1]} "
+            "(at most 1.5 times, or 0.005 ms)",
+            late <= max(early * 1.5, early + 0.005),
+        )
+    )
     home = {results[label]["home page"]["queries"] for label in labels}
     checks.append(
         (
