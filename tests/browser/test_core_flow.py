@@ -113,3 +113,23 @@ def test_a_hand_left_uncounted_is_refused_and_marked(phone: Page, start_game, en
     expect(page.locator(".history .hand")).to_have_count(0)
     # What was tapped survives the refusal.
     expect(page.locator('.tally[data-name="Ann"] [data-points]')).to_have_text("23")
+
+
+def test_htmx_starts_up_on_the_few_elements_that_use_it(phone: Page, start_game):
+    # htmx initialises every [type=submit] it finds; the pad's keys are submit buttons by default
+    # instead, so a page load (slow on a phone) processes only the body, the pad and the poller.
+    page = phone
+    start_game(page, ["Ann", "Bob", "Cat", "Dan"])
+    page.add_init_script(
+        """document.addEventListener("htmx:afterProcessNode",
+               (event) => (window.__processed = (window.__processed || []).concat(
+                   event.target.id || event.target.tagName)));"""
+    )
+    page.reload()
+    expect(page.get_by_role("button", name="Save hand")).to_be_visible()
+    # Polled with evaluate: wait_for_function needs an eval that the page's CSP forbids.
+    for _ in range(50):
+        if page.evaluate("window.__processed !== undefined && !!window.htmx"):
+            break
+        page.wait_for_timeout(100)
+    assert sorted(page.evaluate("window.__processed")) == ["BODY", "hand-form", "poll"]
