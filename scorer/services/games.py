@@ -101,14 +101,13 @@ def rules_of(game: Game) -> scoring.Rules:
 
 
 def hand_of(hand: Hand) -> scoring.Hand:
-    counts = {
-        count.position: scoring.Count(
-            cards=tuple(count.cards.split()) if count.cards is not None else None,
-            points=count.points,
-        )
-        for count in hand.counts
-    }
+    counts = {count.position: count_of(count.cards, count.points) for count in hand.counts}
     return scoring.Hand(hand.went_out, counts)
+
+
+def count_of(cards: str | None, points: int | None) -> scoring.Count:
+    """A stored count: card tokens separated by spaces, or a typed total."""
+    return scoring.Count(cards=tuple(cards.split()) if cards is not None else None, points=points)
 
 
 def views_of(session: Session, found: Sequence[Game]) -> list[GameView]:
@@ -195,9 +194,7 @@ def stored_hands(
             counts = {}
             hands.append(StoredHand(number, scoring.Hand(went_out, counts), last_card))
         if position is not None:
-            counts[position] = scoring.Count(
-                cards=tuple(cards.split()) if cards is not None else None, points=points
-            )
+            counts[position] = count_of(cards, points)
     return found
 
 
