@@ -14,6 +14,17 @@ from dataclasses import dataclass
 from .game import GameState, Mode
 
 
+class WinRate:
+    """Mixed into a record of `wins` out of `games`: the share won, 0 before the first game."""
+
+    wins: int
+    games: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
 @dataclass(frozen=True)
 class SeatResult:
     """One seat's part in a finished game.

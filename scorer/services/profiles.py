@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 from ..models import ID_MAX, GameResult, Player
 from ..scoring import Mode
 from ..scoring.ratings import Rating
-from ..scoring.standings import Rivalry, nemesis, streaks
+from ..scoring.standings import Rivalry, WinRate, nemesis, streaks
 from .errors import NotFound
 
 RECENT_GAMES = 10
@@ -25,14 +25,10 @@ POINTS_CHART_GAMES = 30
 
 
 @dataclass(frozen=True)
-class ModeRecord:
+class ModeRecord(WinRate):
     mode: str
     games: int
     wins: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
 
 
 @dataclass(frozen=True)
@@ -45,15 +41,11 @@ class Opponent:
 
 
 @dataclass(frozen=True)
-class Partner:
+class Partner(WinRate):
     player_id: int
     name: str
     games: int
     wins: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
 
 
 @dataclass(frozen=True)
@@ -74,7 +66,7 @@ class RecentGame:
 
 
 @dataclass(frozen=True)
-class Profile:
+class Profile(WinRate):
     player: Player
     modes: tuple[ModeRecord, ...]
     hands_won: int
@@ -96,10 +88,6 @@ class Profile:
     @property
     def wins(self) -> int:
         return sum(record.wins for record in self.modes)
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
 
     @property
     def points_per_hand(self) -> float | None:

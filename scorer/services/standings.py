@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..models import Fixture, GameResult, League, Player, Season, utcnow
 from ..scoring.ratings import Rating
+from ..scoring.standings import WinRate
 
 PERIODS = {"month": "This month", "year": "This year", "all": "All time", "custom": "Dates"}
 
@@ -59,7 +60,7 @@ def period(
 
 
 @dataclass(frozen=True)
-class Row:
+class Row(WinRate):
     player_id: int
     name: str
     games: int
@@ -69,10 +70,6 @@ class Row:
     rating: float | None
     # The rating's change in the player's last game of the period.
     change: float | None
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
 
 
 SORTS: dict[str, tuple[str, Callable[[Row], object]]] = {
