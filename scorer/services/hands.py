@@ -75,7 +75,7 @@ def edit_hand(
     # The old counts must be gone before the new ones take their (hand, position) places.
     row.counts.clear()
     session.flush()
-    row.counts = _count_rows(stored.facts)
+    row.counts = [HandCount(**values) for values in _count_values(stored.facts)]
     after = mark_changed(after)
     session.commit()
     return _committed(session, after)
@@ -142,10 +142,7 @@ def _insert(session: Session, game_id: int, stored: StoredHand) -> None:
         )
         .returning(Hand.id)
     ).scalar_one()
-    counts = [
-        {"hand_id": hand_id, "position": row.position, "cards": row.cards, "points": row.points}
-        for row in _count_rows(stored.facts)
-    ]
+    counts = [{"hand_id": hand_id, **values} for values in _count_values(stored.facts)]
     if counts:
         session.execute(insert(HandCount.__table__), counts)
 
@@ -170,12 +167,13 @@ def _last_card(entry: HandEntry) -> str | None:
     return entry.last_card if entry.last_card in LAST_CARDS else None
 
 
-def _count_rows(hand: scoring.Hand) -> list[HandCount]:
+def _count_values(hand: scoring.Hand) -> list[dict]:
+    """A hand's counts as the columns of hand_counts store them, by seat."""
     return [
-        HandCount(
-            position=seat,
-            cards=" ".join(count.cards) if count.cards is not None else None,
-            points=count.points,
-        )
+        {
+            "position": seat,
+            "cards": " ".join(count.cards) if count.cards is not None else None,
+            "points": count.points,
+        }
         for seat, count in sorted(hand.counts.items())
     ]
