@@ -6,11 +6,15 @@ posts it and gets it back changed, so setup works the same with htmx and as plai
 
 from __future__ import annotations
 
+import string
+from dataclasses import dataclass
+
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
-from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, Mode, Problem
+from ..models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, MIN_PLAYERS, Mode, Problem, Rules, setup_problems
 from ..services import players as roster
 from .fields import WholeNumberField, add_error, attach
 
@@ -26,9 +30,23 @@ MODE_HINTS = {
     Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
 }
 TARGET_MESSAGE = "The target must be a whole number of points above 0."
+# Partners teams are shown as Team A, Team B… in the order of their sides.
+TEAM_LETTERS = string.ascii_uppercase
+
+
+@dataclass(frozen=True)
+class PartnersTeam:
+    """One partners team as the seats make it: its letter, its players, the field for its name."""
+
+    letter: str
+    players: tuple[str, ...]
+    name: StringField
 
 
 class SetupForm(FlaskForm):
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
     mode = RadioField(
         "Mode",
         choices=[SelectChoice(mode.value, label) for mode, label in MODE_LABELS.items()],
@@ -39,8 +57,10 @@ class SetupForm(FlaskForm):
         ],
     )
     players = FieldList(HiddenField(), label="Players")
-    new_name = StringField("Add a player")
-    teams = FieldList(StringField(), label="Team names")
+    new_name = StringField("Add a player", render_kw={"maxlength": NAME_MAX_LENGTH})
+    teams = FieldList(
+        StringField(render_kw={"maxlength": TEAM_NAME_MAX_LENGTH}), label="Team names"
+    )
     first_dealer = HiddenField(default="0")
     target = WholeNumberField(
         "Play to",
@@ -65,6 +85,34 @@ class SetupForm(FlaskForm):
         except ValueError:
             return 0
         return dealer if 0 <= dealer < len(self.names) else 0
+
+    def partners_teams(self) -> list[PartnersTeam]:
+        """The teams the seats make in a Partners game; none while the seats make no such game."""
+        names = self.names
+        if self.mode.data != Mode.PARTNERS or any(
+            problem.field == "players"
+            for problem in setup_problems(Mode.PARTNERS, len(names), DEFAULT_TARGET, 0)
+        ):
+            return []
+        sides = Rules(Mode.PARTNERS, len(names)).sides
+        # A team's name box exists before anything is typed in it, so it renders with its limits.
+        while len(self.teams.entries) < len(sides):
+            self.teams.append_entry("")
+        return [
+            PartnersTeam(
+                TEAM_LETTERS[side], tuple(names[seat] for seat in seats), self.teams.entries[side]
+            )
+            for side, seats in enumerate(sides)
+        ]
+
+    def team_letters(self) -> dict[int, str]:
+        """The letter of the partners team each seat plays for, if the seats make such teams."""
+        names = self.names
+        return {
+            names.index(player): team.letter
+            for team in self.partners_teams()
+            for player in team.players
+        }
 
     def apply(self, action: str) -> bool:
         """Carry out one setup tap; False when it was refused and the form shows why."""
