@@ -114,6 +114,12 @@ class SetupForm(FlaskForm):
             for player in team.players
         }
 
+    def add_typed_name(self) -> bool:
+        """Seat a name left in the name box, as Add would; False when it was refused."""
+        if not (self.new_name.data or "").strip():
+            return True
+        return self.apply("add")
+
     def apply(self, action: str) -> bool:
         """Carry out one setup tap; False when it was refused and the form shows why."""
         verb, _, argument = action.partition(":")
@@ -126,6 +132,9 @@ class SetupForm(FlaskForm):
             self.new_name.data = ""
         elif verb == "pick":
             keys = [roster.name_key(name) for name in names]
+            # The name box filtered the roster to find this player; its text has done its job
+            # and must not be seated as a player of its own when Start is tapped.
+            self.new_name.data = ""
             if roster.name_key(argument) in keys:
                 index = keys.index(roster.name_key(argument))
                 names.pop(index)
