@@ -1,4 +1,4 @@
-"""Setup keeps a typed name, and the wake lock reads as a setting."""
+"""Setup keeps a typed name, the wake lock reads as a setting, the chart toggle looks tappable."""
 
 from __future__ import annotations
 
@@ -93,6 +93,36 @@ def test_keep_screen_on_is_a_quiet_switch_that_says_its_state(
     expect(toggle).to_have_accessible_name("Keep screen on")
 
 
+def test_the_chart_toggle_looks_like_a_button_and_says_what_it_will_do(
+    phone: Page, live_server: str, game_id: int
+):
+    phone.goto(f"{live_server}/games/{game_id}")
+    toggle = phone.locator("#chart summary")
+    chart = phone.locator("#chart img")
+    expect(toggle).to_have_accessible_name("Show score chart")
+    expect(toggle).to_have_text(re.compile(r"▸\s*Show score chart"), use_inner_text=True)
+    expect(chart).to_be_hidden()
+    assert_a_thumb_fits(toggle)
+    assert style(toggle, "cursor") == "pointer"
+    assert style(toggle, "border-top-style") == "solid"
+    page_color = style(phone.locator("body"), "background-color")
+    assert style(toggle, "background-color") not in (page_color, "rgba(0, 0, 0, 0)")
+    # The arrow points right while closed, and turns down once open.
+    arrow = toggle.locator(".disclosure")
+    assert style(arrow, "transform") == "none"
+
+    toggle.focus()
+    phone.keyboard.press("Enter")
+    expect(toggle).to_have_accessible_name("Hide score chart")
+    expect(chart).to_be_visible()
+    expect(phone.locator("#chart details")).to_have_attribute("open", "")
+    assert style(arrow, "transform") != "none"
+
+    phone.keyboard.press("Space")
+    expect(toggle).to_have_accessible_name("Show score chart")
+    expect(chart).to_be_hidden()
+
+
 def test_nothing_scrolls_sideways_at_360_pixels(
     new_phone, live_server: str, game_id: int, live_app: Flask
 ):
@@ -107,4 +137,6 @@ def test_nothing_scrolls_sideways_at_360_pixels(
     assert_no_sideways_scroll(page)
 
     page.goto(f"{live_server}/games/{game_id}")
+    page.locator("#chart summary").tap()
+    expect(page.locator("#chart img")).to_be_visible()
     assert_no_sideways_scroll(page)
