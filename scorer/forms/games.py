@@ -36,9 +36,10 @@ TEAM_LETTERS = string.ascii_uppercase
 
 @dataclass(frozen=True)
 class PartnersTeam:
-    """One partners team as the seats make it: its letter, its players, the field for its name."""
+    """One partners team as the seats make it: its letter, seats, players and name field."""
 
     letter: str
+    seats: tuple[int, ...]
     players: tuple[str, ...]
     name: StringField
 
@@ -100,19 +101,17 @@ class SetupForm(FlaskForm):
             self.teams.append_entry("")
         return [
             PartnersTeam(
-                TEAM_LETTERS[side], tuple(names[seat] for seat in seats), self.teams.entries[side]
+                letter=TEAM_LETTERS[side],
+                seats=seats,
+                players=tuple(names[seat] for seat in seats),
+                name=self.teams.entries[side],
             )
             for side, seats in enumerate(sides)
         ]
 
     def team_letters(self) -> dict[int, str]:
         """The letter of the partners team each seat plays for, if the seats make such teams."""
-        names = self.names
-        return {
-            names.index(player): team.letter
-            for team in self.partners_teams()
-            for player in team.players
-        }
+        return {seat: team.letter for team in self.partners_teams() for seat in team.seats}
 
     def add_typed_name(self) -> bool:
         """Seat a name left in the name box, as Add would; False when it was refused."""
