@@ -6,11 +6,15 @@ posts it and gets it back changed, so setup works the same with htmx and as plai
 
 from __future__ import annotations
 
+import string
+from dataclasses import dataclass
+
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
-from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, Mode, Problem
+from ..models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, MIN_PLAYERS, Mode, Problem, Rules, setup_problems
 from ..services import players as roster
 from .fields import WholeNumberField, add_error, attach
 
@@ -26,9 +30,24 @@ MODE_HINTS = {
     Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
 }
 TARGET_MESSAGE = "The target must be a whole number of points above 0."
+# Partners teams are shown as Team A, Team B… in the order of their sides.
+TEAM_LETTERS = string.ascii_uppercase
+
+
+@dataclass(frozen=True)
+class PartnersTeam:
+    """One partners team as the seats make it: its letter, seats, players and name field."""
+
+    letter: str
+    seats: tuple[int, ...]
+    players: tuple[str, ...]
+    name: StringField
 
 
 class SetupForm(FlaskForm):
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
     mode = RadioField(
         "Mode",
         choices=[SelectChoice(mode.value, label) for mode, label in MODE_LABELS.items()],
@@ -39,8 +58,10 @@ class SetupForm(FlaskForm):
         ],
     )
     players = FieldList(HiddenField(), label="Players")
-    new_name = StringField("Add a player")
-    teams = FieldList(StringField(), label="Team names")
+    new_name = StringField("Add a player", render_kw={"maxlength": NAME_MAX_LENGTH})
+    teams = FieldList(
+        StringField(render_kw={"maxlength": TEAM_NAME_MAX_LENGTH}), label="Team names"
+    )
     first_dealer = HiddenField(default="0")
     target = WholeNumberField(
         "Play to",
@@ -66,6 +87,38 @@ class SetupForm(FlaskForm):
             return 0
         return dealer if 0 <= dealer < len(self.names) else 0
 
+    def partners_teams(self) -> list[PartnersTeam]:
+        """The teams the seats make in a Partners game; none while the seats make no such game."""
+        names = self.names
+        if self.mode.data != Mode.PARTNERS or any(
+            problem.field == "players"
+            for problem in setup_problems(Mode.PARTNERS, len(names), DEFAULT_TARGET, 0)
+        ):
+            return []
+        sides = Rules(Mode.PARTNERS, len(names)).sides
+        # A team's name box exists before anything is typed in it, so it renders with its limits.
+        while len(self.teams.entries) < len(sides):
+            self.teams.append_entry("")
+        return [
+            PartnersTeam(
+                letter=TEAM_LETTERS[side],
+                seats=seats,
+                players=tuple(names[seat] for seat in seats),
+                name=self.teams.entries[side],
+            )
+            for side, seats in enumerate(sides)
+        ]
+
+    def team_letters(self) -> dict[int, str]:
+        """The letter of the partners team each seat plays for, if the seats make such teams."""
+        return {seat: team.letter for team in self.partners_teams() for seat in team.seats}
+
+    def add_typed_name(self) -> bool:
+        """Seat a name left in the name box, as Add would; False when it was refused."""
+        if not (self.new_name.data or "").strip():
+            return True
+        return self.apply("add")
+
     def apply(self, action: str) -> bool:
         """Carry out one setup tap; False when it was refused and the form shows why."""
         verb, _, argument = action.partition(":")
@@ -78,6 +131,9 @@ class SetupForm(FlaskForm):
             self.new_name.data = ""
         elif verb == "pick":
             keys = [roster.name_key(name) for name in names]
+            # The name box filtered the roster to find this player; its text has done its job
+            # and must not be seated as a player of its own when Start is tapped.
+            self.new_name.data = ""
             if roster.name_key(argument) in keys:
                 index = keys.index(roster.name_key(argument))
                 names.pop(index)

@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange
 
-from ..models import NAME_MAX_LENGTH
+from ..models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
 from .fields import WholeNumberField, attach
@@ -15,7 +15,11 @@ TARGET_MESSAGE = f"The target must be a whole number of points, 1 to {MAX_TARGET
 
 
 class LeagueForm(FlaskForm):
-    name = StringField("Name", validators=[InputRequired("Type a name for the league.")])
+    name = StringField(
+        "Name",
+        validators=[InputRequired("Type a name for the league.")],
+        render_kw={"maxlength": TEAM_NAME_MAX_LENGTH},
+    )
     format = RadioField(
         "Format",
         choices=[SelectChoice(value, label) for value, label in FORMATS.items()],
@@ -37,9 +41,17 @@ class LeagueForm(FlaskForm):
 
 
 class TeamForm(FlaskForm):
-    first = StringField("First player", validators=[InputRequired("Type a name.")])
-    second = StringField("Second player", validators=[InputRequired("Type a name.")])
-    name = StringField("Team name (optional)")
+    first = StringField(
+        "First player",
+        validators=[InputRequired("Type a name.")],
+        render_kw={"maxlength": NAME_MAX_LENGTH},
+    )
+    second = StringField(
+        "Second player",
+        validators=[InputRequired("Type a name.")],
+        render_kw={"maxlength": NAME_MAX_LENGTH},
+    )
+    name = StringField("Team name (optional)", render_kw={"maxlength": TEAM_NAME_MAX_LENGTH})
 
     max_length = NAME_MAX_LENGTH
 
@@ -61,7 +73,12 @@ class SeasonForm(FlaskForm):
 
 
 class RotationForm(FlaskForm):
-    players = FieldList(StringField(), min_entries=8, max_entries=8, label="Eight players")
+    players = FieldList(
+        StringField(render_kw={"maxlength": NAME_MAX_LENGTH}),
+        min_entries=8,
+        max_entries=8,
+        label="Eight players",
+    )
 
     @property
     def names(self) -> list[str]:

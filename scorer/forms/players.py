@@ -6,13 +6,17 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired
 
-from ..models import Player
+from ..models import NAME_MAX_LENGTH, Player
 from ..scoring import Problem
 from .fields import attach
 
 
 class RenameForm(FlaskForm):
-    name = StringField("New name", validators=[InputRequired("Type a name.")])
+    name = StringField(
+        "New name",
+        validators=[InputRequired("Type a name.")],
+        render_kw={"maxlength": NAME_MAX_LENGTH},
+    )
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"name": self.name})

@@ -26,7 +26,9 @@ def new() -> Response:
         action = request.form.get("action", "")
         if action != "start":
             status = 200 if form.apply(action) else 422
-        elif not form.validate():
+        # A name typed but not added is meant to play: it is seated as Add would, or refused
+        # next to the name box with nothing started.
+        elif not form.add_typed_name() or not form.validate():
             status = 422
         else:
             try:

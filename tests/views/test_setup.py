@@ -279,3 +279,48 @@ def test_a_bad_start_from_htmx_gets_the_form_with_its_errors(client, nothing_sav
     assert "<html" not in body
     assert "whole number" in error_for(parse(body), "target")
     assert parse(body).value("target") == "abc"
+
+
+def test_a_name_typed_but_not_added_plays_when_start_is_tapped(client, app):
+    response = client.post(URL, data=setup_data(["Ann", "Bob"], new_name="  Cat "))
+    assert response.status_code == 303
+    with app.app_context():
+        (view,) = games.list_games(db.session)[0]
+        assert view.names == ("Ann", "Bob", "Cat")
+
+
+def test_a_typed_name_makes_up_the_players_a_game_needs(client, app):
+    response = client.post(URL, data=setup_data(["Ann"], new_name="Bob"), headers=HTMX)
+    assert response.status_code == 200
+    with app.app_context():
+        (view,) = games.list_games(db.session)[0]
+        assert view.names == ("Ann", "Bob")
+
+
+@pytest.mark.parametrize(
+    ("names", "new_name", "message"),
+    [
+        (["Ann", "Bob"], "x" * 41, "Names are at most 40 characters."),
+        (["Ann", "Bob"], " ann ", "ann is already playing."),
+        ([f"P{i}" for i in range(10)], "Kim", "A game has at most 10 players."),
+    ],
+)
+def test_a_typed_name_that_cannot_play_stops_the_start_and_says_why(
+    client, names, new_name, message, nothing_saved
+):
+    response = client.post(URL, data=setup_data(names, new_name=new_name))
+    assert response.status_code == 422
+    page = parse(response)
+    assert message in error_for(page, "new_name")
+    # Nothing moved: the seats as they were, the name still there to correct.
+    assert seats(page) == names
+    assert page.value("new_name") == new_name
+    assert page.find("input", name="new_name").attrs.get("autofocus") is not None
+
+
+def test_picking_from_the_roster_empties_the_filter_so_it_is_not_seated_too(client, app):
+    with app.app_context():
+        make_game(db.session, ["Ann", "Bob"])
+    page = parse(client.post(URL, data=setup_data(["Bob"], "pick:Ann", new_name="an")))
+    assert seats(page) == ["Bob", "Ann"]
+    assert page.value("new_name") == ""

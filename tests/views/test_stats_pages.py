@@ -125,6 +125,18 @@ def test_charts_are_svg_images_without_scripts(client, club):
     assert client.get("/games/999/chart.svg").status_code == 404
 
 
+def test_the_chart_toggle_says_what_a_tap_does_either_way(app, club):
+    with app.test_request_context("/games/1"):
+        html = render_template("games/_chart.html", view=games.load_game(db.session, 1))
+    toggle = parse(html).find("summary")
+    # The stylesheet shows one word or the other as the chart opens and closes.
+    assert toggle.find(class_="when-closed").text == "Show"
+    assert toggle.find(class_="when-open").text == "Hide"
+    assert "score chart" in toggle.text
+    # The arrow is drawn for the eye; <details> tells screen readers whether it is open.
+    assert toggle.find(class_="disclosure").attrs["aria-hidden"] == "true"
+
+
 def test_the_game_chart_fragment_has_a_text_alternative(app, client, club):
     with app.test_request_context("/games/1"):
         view = games.load_game(db.session, 1)
