@@ -1,6 +1,7 @@
 """Extensions created unbound; the app factory binds them with init_app."""
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -30,6 +31,14 @@ class Base(DeclarativeBase):
 # loading them all again. A change reads the game afresh under its lock (services.hands expires
 # what the session held before), so nothing stale is ever checked against.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+
+# The models' base class. db.Model is made at run time from Base's bases and Flask-SQLAlchemy's
+# mixins, and mypy cannot take a base class from an attribute (python/mypy#8603), so for the checker
+# Base stands in: it declares every column and relationship the models use.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 # render_as_batch: SQLite can only alter a table by copying it, which batch mode does for us.
 migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
 csrf = CSRFProtect()
