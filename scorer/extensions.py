@@ -1,7 +1,7 @@
 """Extensions created unbound; the app factory binds them with init_app."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -10,7 +10,7 @@ from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, Table
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -25,6 +25,11 @@ class Base(DeclarativeBase):
             "pk": "pk_%(table_name)s",
         }
     )
+
+    if TYPE_CHECKING:
+        # Every model names its table, so it is mapped to a Table (SQLAlchemy types __table__ as
+        # any FromClause); the services insert into and update some tables directly.
+        __table__: ClassVar[Table]
 
 
 # Not expired on commit: a change's response is rendered from the objects it just saved, without
