@@ -2,7 +2,7 @@
 #
 #   make run    serve the app on 0.0.0.0 (port from PORT, default 8000)
 #   make test   run the test suite; pass options with PYTEST_ARGS="-k hands -x"
-#   make lint   ruff check and format check
+#   make lint   ruff check, format check and mypy
 #
 # The virtualenv lives in .venv. pip runs again only when pyproject.toml is newer than the
 # stamp file for that set of dependencies.
@@ -24,6 +24,7 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorer tests benchmarks
 	$(BIN)/ruff format --check scorer tests benchmarks
+	$(BIN)/mypy
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

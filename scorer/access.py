@@ -13,9 +13,10 @@ import secrets
 from flask import Flask, Response, g, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import exists, select
-from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.wrappers import Response as BaseResponse
 
+from .database import DbSession
 from .extensions import db, limiter, login_manager
 from .models import NAME_MAX_LENGTH, ApiToken, User
 from .views.htmx import wants_fragment
@@ -50,7 +51,7 @@ def can_write() -> bool:
     return not owner_mode() or current_user.is_authenticated
 
 
-def add_user(session: Session, name: str, password: str) -> User:
+def add_user(session: DbSession, name: str, password: str) -> User:
     """Create an account; the first one turns on owner mode."""
     name = " ".join(name.split())
     if not name or len(name) > NAME_MAX_LENGTH:
@@ -66,7 +67,7 @@ def add_user(session: Session, name: str, password: str) -> User:
     return user
 
 
-def authenticate(session: Session, name: str, password: str) -> User | None:
+def authenticate(session: DbSession, name: str, password: str) -> User | None:
     """The user with this name and password, or None."""
     user = session.scalar(select(User).where(User.name == " ".join(name.split())))
     if user is None or not check_password_hash(user.password_hash, password):
@@ -74,7 +75,7 @@ def authenticate(session: Session, name: str, password: str) -> User | None:
     return user
 
 
-def issue_token(session: Session, user: User, label: str = "") -> str:
+def issue_token(session: DbSession, user: User, label: str = "") -> str:
     """A new API token for `user`; it is returned once and only its digest is stored."""
     token = secrets.token_urlsafe(32)
     session.add(ApiToken(user=user, digest=_digest(token), label=label[:NAME_MAX_LENGTH]))
@@ -82,7 +83,7 @@ def issue_token(session: Session, user: User, label: str = "") -> str:
     return token
 
 
-def user_for_token(session: Session, header: str | None) -> User | None:
+def user_for_token(session: DbSession, header: str | None) -> User | None:
     """The user an `Authorization: Bearer <token>` header speaks for, or None."""
     scheme, _, token = (header or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -99,7 +100,7 @@ def _load_user(user_id: str) -> User | None:
     return db.session.get(User, int(user_id)) if user_id.isdigit() else None
 
 
-def _guard_writes() -> Response | tuple[str, int] | None:
+def _guard_writes() -> BaseResponse | tuple[str, int] | None:
     writes = request.method in WRITE_METHODS or request.endpoint in WRITE_PAGES
     if not writes or request.endpoint in OPEN_ENDPOINTS:
         return None

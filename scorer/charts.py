@@ -26,6 +26,19 @@ sys.meta_path[:] = [
 WIDTH = 400
 HEIGHT = 280
 SCRIPT = re.compile(rb"<script\b.*?</script>", re.S)
+# A colour for each line, in order: enough for the ten players a game can have.
+COLOURS = (
+    "#d7261e",
+    "#1f6fd1",
+    "#1e9e4a",
+    "#e0a000",
+    "#8e44ad",
+    "#00a3a3",
+    "#e0578a",
+    "#6d7b1b",
+    "#a0522d",
+    "#5a5a5a",
+)
 STYLE_OPTIONS = dict(
     background="transparent",
     plot_background="transparent",
@@ -37,18 +50,7 @@ STYLE_OPTIONS = dict(
     stroke_width="3",
     guide_stroke_color="#8a8a8a",
     major_guide_stroke_color="#8a8a8a",
-    colors=(
-        "#d7261e",
-        "#1f6fd1",
-        "#1e9e4a",
-        "#e0a000",
-        "#8e44ad",
-        "#00a3a3",
-        "#e0578a",
-        "#6d7b1b",
-        "#a0522d",
-        "#5a5a5a",
-    ),
+    colors=COLOURS,
     font_family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
     label_font_size=13,
     major_label_font_size=13,
@@ -97,7 +99,7 @@ def score_lines(lines: Sequence[tuple[str, Sequence[int]]], target: int, title: 
             style=Style(
                 **{
                     **STYLE_OPTIONS,
-                    "colors": (*STYLE_OPTIONS["colors"][: len(lines)], TARGET_COLOUR),
+                    "colors": (*COLOURS[: len(lines)], TARGET_COLOUR),
                 }
             ),
         )

@@ -1,10 +1,20 @@
-"""Database connection settings that every engine of the app needs."""
+"""Database connection settings that every engine of the app needs, and the type of a session."""
 
 import sqlite3
+from typing import Any, TypeAlias
 
 from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, scoped_session
+
+# What every function that reads or writes the database takes as its `session` argument.
+# The app hands over `db.session`, a scoped_session: a proxy with the same methods as the
+# Session of the current app context, but not a Session subclass. A script or a test may hand a
+# plain Session. Annotate with DbSession, never with Session alone, and pass `db.session` itself
+# (not `db.session()`). scoped_session is invariant in its session class, and db.session is
+# scoped_session[flask_sqlalchemy.session.Session]: hence Any there, which no method relies on.
+DbSession: TypeAlias = Session | scoped_session[Any]
 
 
 def init_app(app: Flask) -> None:

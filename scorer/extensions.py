@@ -1,6 +1,7 @@
 """Extensions created unbound; the app factory binds them with init_app."""
 
 from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -9,7 +10,7 @@ from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, Table
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -25,11 +26,24 @@ class Base(DeclarativeBase):
         }
     )
 
+    if TYPE_CHECKING:
+        # Every model names its table, so it is mapped to a Table (SQLAlchemy types __table__ as
+        # any FromClause); the services insert into and update some tables directly.
+        __table__: ClassVar[Table]
+
 
 # Not expired on commit: a change's response is rendered from the objects it just saved, without
 # loading them all again. A change reads the game afresh under its lock (services.hands expires
 # what the session held before), so nothing stale is ever checked against.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+
+# The models' base class. db.Model is made at run time from Base's bases and Flask-SQLAlchemy's
+# mixins, and mypy cannot take a base class from an attribute (python/mypy#8603), so for the checker
+# Base stands in: it declares every column and relationship the models use.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 # render_as_batch: SQLite can only alter a table by copying it, which batch mode does for us.
 migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
 csrf = CSRFProtect()

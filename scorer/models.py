@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
+from .extensions import Model
 
 NAME_MAX_LENGTH = 40
 # The largest id an integer column holds on every database we support.
@@ -23,7 +23,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -37,7 +37,7 @@ class Player(db.Model):
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -65,7 +65,7 @@ class Game(db.Model):
     )
 
 
-class Seat(db.Model):
+class Seat(Model):
     __tablename__ = "seats"
     __table_args__ = (
         UniqueConstraint("game_id", "position"),
@@ -81,7 +81,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship(back_populates="seats")
 
 
-class Team(db.Model):
+class Team(Model):
     """A name the table gave a partners team; unnamed teams are called after their players."""
 
     __tablename__ = "teams"
@@ -95,7 +95,7 @@ class Team(db.Model):
     game: Mapped[Game] = relationship(back_populates="teams")
 
 
-class Hand(db.Model):
+class Hand(Model):
     __tablename__ = "hands"
     # One row per hand number: two phones saving the same hand cannot both succeed.
     __table_args__ = (UniqueConstraint("game_id", "number"),)
@@ -114,7 +114,7 @@ class Hand(db.Model):
     )
 
 
-class HandCount(db.Model):
+class HandCount(Model):
     __tablename__ = "hand_counts"
     __table_args__ = (
         UniqueConstraint("hand_id", "position"),
@@ -136,7 +136,7 @@ class HandCount(db.Model):
 # standings are read with aggregate queries instead of replaying every hand.
 
 
-class GameResult(db.Model):
+class GameResult(Model):
     """One player's part in a finished game, and their rating after it."""
 
     __tablename__ = "game_results"
@@ -175,7 +175,7 @@ class GameResult(db.Model):
     change: Mapped[float]
 
 
-class RatingClock(db.Model):
+class RatingClock(Model):
     """A single row: the last rating sequence number given out, and the lock for rating changes."""
 
     __tablename__ = "rating_clock"
@@ -184,7 +184,7 @@ class RatingClock(db.Model):
     last_seq: Mapped[int] = mapped_column(default=0)
 
 
-class League(db.Model):
+class League(Model):
     __tablename__ = "leagues"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -204,7 +204,7 @@ class League(db.Model):
     )
 
 
-class LeagueTeam(db.Model):
+class LeagueTeam(Model):
     """Two players registered together; the pair is unordered, so it is stored lowest id first."""
 
     __tablename__ = "league_teams"
@@ -224,7 +224,7 @@ class LeagueTeam(db.Model):
     second_player: Mapped[Player] = relationship(foreign_keys=[second_player_id])
 
 
-class Season(db.Model):
+class Season(Model):
     __tablename__ = "seasons"
     __table_args__ = (UniqueConstraint("league_id", "number"),)
 
@@ -242,7 +242,7 @@ class Season(db.Model):
     )
 
 
-class Fixture(db.Model):
+class Fixture(Model):
     """Two teams due to meet; played as a partners game, which links back here."""
 
     __tablename__ = "fixtures"
@@ -265,7 +265,7 @@ class Fixture(db.Model):
     game: Mapped[Game | None] = relationship()
 
 
-class User(db.Model):
+class User(Model):
     """Someone allowed to change scores once the server has an owner (see scorer.access)."""
 
     __tablename__ = "users"
@@ -291,7 +291,7 @@ class User(db.Model):
         return str(self.id)
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     """A token for writing through the API; only its SHA-256 is kept, the token is shown once."""
 
     __tablename__ = "api_tokens"

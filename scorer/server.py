@@ -28,7 +28,9 @@ class _Gunicorn(BaseApplication):
         for name, value in self.settings.items():
             self.cfg.set(name, value)
 
-    def load(self) -> Flask:
+    # types-gunicorn types start_response without PEP 3333's exc_info argument and write()
+    # result, so no WSGI app that follows the PEP (Flask included) matches its load().
+    def load(self) -> Flask:  # type: ignore[override]
         return self.app
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from wtforms import Field, Form, IntegerField
+from wtforms.form import BaseForm
 from wtforms.validators import StopValidation
 
 from ..scoring import Problem
@@ -28,7 +29,7 @@ class WholeNumberField(IntegerField):
             self.data = None
             raise ValueError(self.parse_message) from None
 
-    def pre_validate(self, form: Form) -> None:
+    def pre_validate(self, form: BaseForm) -> None:
         # Text that is not a number has already said what to type; range checks on nothing would
         # only add a second, wrong message ("cannot be negative" for "abc").
         if self.process_errors:

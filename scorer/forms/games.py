@@ -10,7 +10,7 @@ import string
 from dataclasses import dataclass
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
+from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
 from ..models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, RadioField, SelectChoice, StringField
+from wtforms import FieldList, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import InputRequired, NumberRange
 
 from ..models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH

@@ -29,17 +29,19 @@ class MergeForm(FlaskForm):
         validators=[InputRequired("Choose the other entry.")],
         validate_choice=False,
     )
+    # The ids that may be merged in: every choice but the placeholder. Set by for_player.
+    candidates: frozenset[int] = frozenset()
 
     @classmethod
     def for_player(cls, player: Player, roster: list[Player], **kwargs) -> MergeForm:
         form = cls(**kwargs)
-        form.other.choices = [(0, "Choose a player")] + [
-            (other.id, other.name) for other in roster if other.id != player.id
-        ]
+        others = [(other.id, other.name) for other in roster if other.id != player.id]
+        form.other.choices = [(0, "Choose a player"), *others]
+        form.candidates = frozenset(other_id for other_id, _name in others)
         return form
 
     def validate_other(self, field: SelectField) -> None:
-        if not field.data or field.data not in {value for value, _label in field.choices}:
+        if field.data not in self.candidates:
             raise ValueError("Choose the other entry.")
 
     def attach(self, problems: tuple[Problem, ...]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wtforms import DateField, Form, RadioField, SelectChoice, SelectField
+from wtforms import DateField, Form, RadioField, SelectChoice, SelectField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import Optional
 
 from ..services.standings import DEFAULT_SORT, PERIODS, SORTS

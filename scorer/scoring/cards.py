@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 DIGITS: tuple[str, ...] = tuple(str(digit) for digit in range(10))
 ACTION_CARDS: tuple[str, ...] = ("skip", "reverse", "draw2")
@@ -91,13 +91,13 @@ class Deck:
 
 
 @dataclass(frozen=True)
-class DeckOverflow:
+class DeckOverflow(Generic[Holder]):
     """More cards of one kind counted across a hand's players than the deck has."""
 
     kind: str
     counted: int
     limit: int
-    holders: tuple[object, ...]
+    holders: tuple[Holder, ...]
 
     @property
     def message(self) -> str:
@@ -111,10 +111,10 @@ def unknown_cards(cards: Iterable[str]) -> list[str]:
     return [card for card in cards if card not in CARD_TOKENS]
 
 
-def deck_overflows(hands: Mapping[Holder, Sequence[str]], deck: Deck) -> list[DeckOverflow]:
+def deck_overflows(hands: Mapping[Holder, Sequence[str]], deck: Deck) -> list[DeckOverflow[Holder]]:
     """Every kind of card counted more often, across all `hands` of one deal, than `deck` has."""
     per_holder = {holder: Counter(cards) for holder, cards in hands.items()}
-    overflows = []
+    overflows: list[DeckOverflow[Holder]] = []
     for kind, tokens, limit in deck.limits():
         used = {
             holder: sum(count[token] for token in tokens) for holder, count in per_holder.items()

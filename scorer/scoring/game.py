@@ -267,7 +267,7 @@ def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> li
                 cards_by_seat[seat] = count.cards
     for overflow in deck_overflows(cards_by_seat, deck):
         for seat in overflow.holders:
-            problems.append(Problem(overflow.message, "count", seat, number))  # type: ignore[arg-type]
+            problems.append(Problem(overflow.message, "count", seat, number))
     if not problems:
         total = sum(hand.counts[seat].value(deck) for seat in expected)
         if total > deck.max_points:
@@ -308,7 +308,7 @@ def play(state: GameState, hand: Hand) -> GameState:
         scores[winner_side] += gain
 
     sides = []
-    newly_out = []
+    newly_out: list[int] = []
     for side in state.sides:
         score = scores[side.index]
         won = side.index == winner_side

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T", bound=Hashable)
+# A player of a team, in the eight-player format's table.
+P = TypeVar("P", bound=Hashable)
 
 ROTATION_PLAYERS = 8
 
@@ -137,15 +139,15 @@ def league_table(
 
 def individual_table(
     results: Sequence[FixtureResult[T]],
-    members: Mapping[T, Sequence[Hashable]],
-    names: Mapping[Hashable, str],
-) -> list[TableRow]:
+    members: Mapping[T, Sequence[P]],
+    names: Mapping[P, str],
+) -> list[TableRow[P]]:
     """Each player's totals over games played as partners: most points scored first.
 
     A player's points for are their team's final scores, points against the other team's; ties
     are ordered by games won, then difference, then name.
     """
-    rows: dict[Hashable, TableRow] = {}
+    rows: dict[P, TableRow[P]] = {}
     for result in results:
         for team, scored, conceded, won in (
             (result.home, result.home_score, result.away_score, result.home_won),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from openskill.models import PlackettLuce
 
@@ -33,14 +33,14 @@ NEWCOMER = Rating(MODEL.mu, MODEL.sigma)
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Generic[Player]):
     """A finished game for rating: the players of each side and each side's place (1 is best)."""
 
-    sides: tuple[tuple[Hashable, ...], ...]
+    sides: tuple[tuple[Player, ...], ...]
     places: tuple[int, ...]
 
 
-def rate(prior: Mapping[Player, Rating], outcome: Outcome) -> dict[Player, Rating]:
+def rate(prior: Mapping[Player, Rating], outcome: Outcome[Player]) -> dict[Player, Rating]:
     """Everyone's rating after `outcome`, from `prior` (a newcomer when missing)."""
     teams = [
         [MODEL.create_rating([rating.mu, rating.sigma]) for rating in _ratings(prior, side)]
@@ -55,11 +55,11 @@ def rate(prior: Mapping[Player, Rating], outcome: Outcome) -> dict[Player, Ratin
 
 
 def replay(
-    prior: Mapping[Player, Rating], outcomes: Iterable[Outcome]
+    prior: Mapping[Player, Rating], outcomes: Iterable[Outcome[Player]]
 ) -> list[dict[Player, Rating]]:
     """The ratings of each game's players after it, game by game, starting from `prior`."""
     current: dict[Player, Rating] = dict(prior)
-    after = []
+    after: list[dict[Player, Rating]] = []
     for outcome in outcomes:
         changed = rate(current, outcome)
         current.update(changed)

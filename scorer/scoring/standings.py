@@ -10,18 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from .game import GameState, Mode
+
+
+class _Record(Protocol):
+    # Read-only, so a record may hold them as fields or work them out as properties.
+    @property
+    def wins(self) -> int: ...
+
+    @property
+    def games(self) -> int: ...
 
 
 class WinRate:
     """Mixed into a record of `wins` out of `games`: the share won, 0 before the first game."""
 
-    wins: int
-    games: int
-
     @property
-    def win_rate(self) -> float:
+    def win_rate(self: _Record) -> float:
         return self.wins / self.games if self.games else 0.0
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_login import login_user, logout_user
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..access import authenticate
 from ..extensions import db, limiter
@@ -16,7 +17,7 @@ bp = Blueprint("auth", __name__)
 
 @bp.route("/login", methods=["GET", "POST"])
 @limiter.limit("10 per minute", methods=["POST"])
-def login() -> Response | tuple[str, int] | str:
+def login() -> BaseResponse | tuple[str, int]:
     form = LoginForm(next=request.args.get("next", ""))
     if form.validate_on_submit():
         user = authenticate(db.session, form.name.data or "", form.password.data or "")
@@ -29,7 +30,7 @@ def login() -> Response | tuple[str, int] | str:
 
 
 @bp.post("/logout")
-def logout() -> Response:
+def logout() -> BaseResponse:
     logout_user()
     return redirect(url_for("home.index"), 303)
 

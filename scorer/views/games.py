@@ -6,6 +6,7 @@ from ipaddress import ip_address
 import segno
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from werkzeug.http import quote_etag
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
@@ -36,7 +37,8 @@ def new() -> Response:
                     db.session,
                     form.mode.data,
                     form.names,
-                    form.target.data,
+                    # Validated, so a number; were it empty, 0 is refused like any target below 1.
+                    form.target.data or 0,
                     form.dealer,
                     team_names=form.team_names,
                 )
@@ -64,7 +66,7 @@ def show(game_id: int) -> Response:
 
 
 @bp.get("/<int:game_id>/live")
-def live(game_id: int) -> Response:
+def live(game_id: int) -> BaseResponse:
     """304 while the phone's version is current, else the changed parts; one query for a 304."""
     if not wants_fragment():
         return _vary(redirect(url_for("games.show", game_id=game_id), 303))
@@ -92,7 +94,7 @@ def _tag(game_id: int, version: int) -> str:
     return f"game-{game_id}-v{version}"
 
 
-def _vary(response: Response) -> Response:
+def _vary(response: BaseResponse) -> BaseResponse:
     response.vary.add("HX-Request")
     return response
 

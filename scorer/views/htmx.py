@@ -31,7 +31,9 @@ def see_other(url: str) -> Response:
         response = make_response("", 200)
         response.headers["HX-Redirect"] = url
     else:
-        response = redirect(url, 303)
+        # flask.redirect is typed as werkzeug's Response, though it makes the app's own class;
+        # make_response hands that same object back, typed as what it is.
+        response = make_response(redirect(url, 303))
     # The same post answers htmx and browsers differently, so caches must tell them apart.
     response.vary.add("HX-Request")
     return response

@@ -25,8 +25,10 @@ def new() -> Response:
     if request.method == "POST":
         try:
             if form.validate():
+                # Validated: both hold what was typed. Were they empty, the service would refuse
+                # "" and 0 as it refuses any name or target out of range.
                 league = leagues.create_league(
-                    db.session, form.name.data, form.target.data, form.format.data
+                    db.session, form.name.data or "", form.target.data or 0, form.format.data
                 )
                 return see_other(url_for("leagues.show", league_id=league.id))
         except Rejected as rejected:
@@ -46,7 +48,11 @@ def add_team(league_id: int) -> Response:
     try:
         if form.validate():
             leagues.register_team(
-                db.session, league_id, form.first.data, form.second.data, form.name.data or ""
+                db.session,
+                league_id,
+                form.first.data or "",
+                form.second.data or "",
+                form.name.data or "",
             )
             return see_other(url_for("leagues.show", league_id=league_id))
     except Rejected as rejected:

@@ -30,7 +30,10 @@ def rename(player_id: int) -> Response:
     player = profiles.load_player(db.session, player_id)
     form = RenameForm(data={"name": player.name} if request.method == "GET" else None)
     return _change(
-        player_id, form, lambda: roster.rename(db.session, player_id, form.name.data), "rename"
+        player_id,
+        form,
+        lambda: roster.rename(db.session, player_id, form.name.data or ""),
+        "rename",
     )
 
 
