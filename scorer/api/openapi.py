@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import scoring
-from ..models import NAME_MAX_LENGTH
+from ..limits import NAME_MAX_LENGTH
 from .schemas import INT_MAX
 
 JSON = "application/json"

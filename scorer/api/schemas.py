@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .. import scoring
-from ..models import ID_MAX
+from ..limits import ID_MAX
 from ..services.games import GameView
 from ..services.hands import HandEntry
 

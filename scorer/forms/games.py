@@ -10,7 +10,8 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
-from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, Mode, Problem
+from ..limits import TARGET_MESSAGE
+from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, MAX_TARGET, Mode, Problem
 from ..services import players as roster
 from .fields import WholeNumberField, add_error, attach
 
@@ -25,7 +26,6 @@ MODE_HINTS = {
     Mode.PARTNERS: "Partners sit opposite and score together. First team to the target wins.",
     Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
 }
-TARGET_MESSAGE = "The target must be a whole number of points above 0."
 
 
 class SetupForm(FlaskForm):
@@ -46,7 +46,10 @@ class SetupForm(FlaskForm):
         "Play to",
         default=DEFAULT_TARGET,
         message=TARGET_MESSAGE,
-        validators=[InputRequired(TARGET_MESSAGE), NumberRange(min=1, message=TARGET_MESSAGE)],
+        validators=[
+            InputRequired(TARGET_MESSAGE),
+            NumberRange(min=1, max=MAX_TARGET, message=TARGET_MESSAGE),
+        ],
     )
 
     @property

@@ -6,12 +6,10 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange
 
-from ..models import NAME_MAX_LENGTH
+from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
 from .fields import WholeNumberField, attach
-
-TARGET_MESSAGE = f"The target must be a whole number of points, 1 to {MAX_TARGET:,}."
 
 
 class LeagueForm(FlaskForm):

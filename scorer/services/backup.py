@@ -33,8 +33,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from .. import scoring
+from ..limits import TEAM_NAME_MAX_LENGTH
 from ..models import (
-    TEAM_NAME_MAX_LENGTH,
     Fixture,
     Game,
     Hand,
