@@ -46,16 +46,25 @@ class NameRule:
     max_length: int
     blank: str | None
 
+    @property
+    def too_long(self) -> str:
+        return f"{self.what} are at most {self.max_length} characters."
+
     def problem(self, name: str) -> str | None:
         """Why `name`, once cleaned, cannot be stored, or None."""
         cleaned = clean_name(name)
         if not cleaned:
             return self.blank
         if len(cleaned) > self.max_length:
-            return f"{self.what} are at most {self.max_length} characters."
+            return self.too_long
         if has_control_characters(cleaned):
             return f"{self.what} cannot contain control characters."
         return None
+
+    def stored_problem(self, name: str) -> str | None:
+        """Why `name`, exactly as given (as a restore stores it, without cleaning), cannot be
+        stored, or None."""
+        return self.too_long if len(name) > self.max_length else self.problem(name)
 
 
 PLAYER_NAME = NameRule("Names", NAME_MAX_LENGTH, "Type a name.")
