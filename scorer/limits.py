@@ -20,7 +20,10 @@ ID_MAX = 2**31 - 1
 PASSWORD_MAX_LENGTH = 1024
 PASSWORD_MIN_LENGTH = 8
 
-TARGET_MESSAGE = f"The target must be a whole number of points above 0 and at most {MAX_TARGET:,}."
+# The same words as scorer.scoring.setup_problems, which checks a game's target (a test holds the
+# two together): the forms and the league service say them before the rules are asked.
+TARGET_MESSAGE = "The target must be a whole number of points above 0."
+TARGET_TOO_HIGH = f"The target can be at most {MAX_TARGET:,} points."
 
 # Unicode categories no name needs and databases may refuse: control characters (NUL among them)
 # and lone surrogates, which cannot be encoded as UTF-8.
@@ -75,9 +78,9 @@ USER_NAME = NameRule("User names", NAME_MAX_LENGTH, "Type a user name.")
 
 def target_problem(target: object) -> str | None:
     """Why `target` cannot be a league's target, or None."""
-    if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         return TARGET_MESSAGE
-    return None
+    return TARGET_TOO_HIGH if target > MAX_TARGET else None
 
 
 def is_id(value: object) -> bool:

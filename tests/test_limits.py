@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorer import limits
-from scorer.scoring import MAX_TARGET
+from scorer.scoring import MAX_TARGET, setup_problems
 
 
 @pytest.mark.parametrize(
@@ -39,9 +39,26 @@ def test_a_name_is_measured_once_cleaned():
     assert limits.PLAYER_NAME.problem("  " + "x" * 40 + "  ") is None
 
 
-@pytest.mark.parametrize("target", [0, -1, MAX_TARGET + 1, True, 2.0, "500", None])
-def test_a_target_outside_its_bounds_is_refused(target):
-    assert limits.target_problem(target) == limits.TARGET_MESSAGE
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        (0, limits.TARGET_MESSAGE),
+        (-1, limits.TARGET_MESSAGE),
+        (True, limits.TARGET_MESSAGE),
+        (2.0, limits.TARGET_MESSAGE),
+        ("500", limits.TARGET_MESSAGE),
+        (None, limits.TARGET_MESSAGE),
+        (MAX_TARGET + 1, limits.TARGET_TOO_HIGH),
+    ],
+)
+def test_a_target_outside_its_bounds_is_refused(target, message):
+    assert limits.target_problem(target) == message
+
+
+@pytest.mark.parametrize("target", [0, MAX_TARGET + 1])
+def test_a_target_is_refused_in_the_rules_own_words(target):
+    [problem] = setup_problems("standard", 2, target, 0)
+    assert problem.message == limits.target_problem(target)
 
 
 @pytest.mark.parametrize("target", [1, 500, MAX_TARGET])

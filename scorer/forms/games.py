@@ -11,7 +11,7 @@ from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringFiel
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
 from ..limits import TARGET_MESSAGE
-from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, MAX_TARGET, Mode, Problem
+from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, Mode, Problem
 from ..services import players as roster
 from .fields import WholeNumberField, add_error, attach
 
@@ -46,10 +46,7 @@ class SetupForm(FlaskForm):
         "Play to",
         default=DEFAULT_TARGET,
         message=TARGET_MESSAGE,
-        validators=[
-            InputRequired(TARGET_MESSAGE),
-            NumberRange(min=1, max=MAX_TARGET, message=TARGET_MESSAGE),
-        ],
+        validators=[InputRequired(TARGET_MESSAGE), NumberRange(min=1, message=TARGET_MESSAGE)],
     )
 
     @property

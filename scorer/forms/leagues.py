@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange
 
-from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE
+from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TARGET_TOO_HIGH
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
 from .fields import WholeNumberField, attach
@@ -26,7 +26,8 @@ class LeagueForm(FlaskForm):
         message=TARGET_MESSAGE,
         validators=[
             InputRequired(TARGET_MESSAGE),
-            NumberRange(min=1, max=MAX_TARGET, message=TARGET_MESSAGE),
+            NumberRange(min=1, message=TARGET_MESSAGE),
+            NumberRange(max=MAX_TARGET, message=TARGET_TOO_HIGH),
         ],
     )
 
