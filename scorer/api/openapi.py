@@ -16,7 +16,10 @@ from . import schemas
 
 JSON = "application/json"
 REF = "#/components/schemas/{model}"
-BODIES = {"NewGame": schemas.GAME_INPUT, "HandInput": TypeAdapter(schemas.HandBody)}
+BODIES: dict[str, TypeAdapter[Any]] = {
+    "NewGame": schemas.GAME_INPUT,
+    "HandInput": TypeAdapter(schemas.HandBody),
+}
 DOCUMENTS: list[type[BaseModel]] = [
     schemas.Game,
     schemas.Player,

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     Strict,
@@ -55,15 +56,17 @@ def _storable(value: str) -> str:
     return value
 
 
-def _player_key(key: str) -> int:
+def _player_key(key: object) -> int:
     # Only the canonical spelling, so "7" and "07" cannot both count one player.
-    if key.isascii() and key.isdigit() and key == str(int(key)) and is_id(int(key)):
+    if (
+        isinstance(key, str)
+        and key.isascii()
+        and key.isdigit()
+        and key == str(int(key))
+        and is_id(int(key))
+    ):
         return int(key)
     raise PydanticCustomError("player_key", 'Counts are keyed by player id, like "12".')
-
-
-def _documented(**schema: object) -> dict:
-    return {"json_schema_extra": schema}
 
 
 Int = Annotated[int, Strict()]
@@ -73,7 +76,7 @@ PlayerName = Annotated[
     Text, WithJsonSchema({"type": "string", "pattern": "\\S", "maxLength": NAME_MAX_LENGTH})
 ]
 TeamName = Annotated[Text, WithJsonSchema({"type": "string", "maxLength": TEAM_NAME_MAX_LENGTH})]
-PlayerKey = Annotated[str, Strict(), AfterValidator(_player_key)]
+PlayerKey = Annotated[int, BeforeValidator(_player_key)]
 CardName = Annotated[
     str, Strict(), WithJsonSchema({"type": "string", "enum": sorted(scoring.CARD_TOKENS)})
 ]
@@ -93,17 +96,21 @@ class GameInput:
         list[PlayerName],
         Field(
             description="Names in seat order; names not on the roster join it.",
-            **_documented(
-                minItems=scoring.MIN_PLAYERS, maxItems=scoring.MAX_PLAYERS, uniqueItems=True
-            ),
+            json_schema_extra={
+                "minItems": scoring.MIN_PLAYERS,
+                "maxItems": scoring.MAX_PLAYERS,
+                "uniqueItems": True,
+            },
         ),
     ]
-    target: Annotated[Int, Field(le=ID_MAX, **_documented(minimum=1))] = scoring.DEFAULT_TARGET
+    target: Annotated[Int, Field(le=ID_MAX, json_schema_extra={"minimum": 1})] = (
+        scoring.DEFAULT_TARGET
+    )
     first_dealer: Annotated[
         Int,
         Field(
             description="Seat index (0-based) of the player who deals the first hand.",
-            **_documented(minimum=0, maximum=scoring.MAX_PLAYERS - 1),
+            json_schema_extra={"minimum": 0, "maximum": scoring.MAX_PLAYERS - 1},
         ),
     ] = 0
     teams: Annotated[
@@ -124,7 +131,7 @@ class Count(BaseModel):
     )
 
     cards: list[CardName] | None = None
-    points: Annotated[Int, Field(**_documented(minimum=0))] | None = None
+    points: Annotated[Int, Field(json_schema_extra={"minimum": 0})] | None = None
 
 
 class HandBody(BaseModel):
@@ -136,7 +143,7 @@ class HandBody(BaseModel):
     counts: dict[PlayerKey, Count] = Field(
         default_factory=dict,
         description="Counts by player id, for every player whose cards are counted.",
-        **_documented(propertyNames={"pattern": "^[1-9][0-9]*$"}),
+        json_schema_extra={"propertyNames": {"pattern": "^[1-9][0-9]*$"}},
     )
     number: Id | None = Field(
         None, description="The hand number expected; a different one is a conflict (409)."

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -102,10 +102,8 @@ def _last_card(card: str) -> str:
     return card
 
 
-def _list(of: Any) -> Any:
-    return Annotated[list[of], _expect("a list", lambda value: isinstance(value, list))]
-
-
+T = TypeVar("T")
+Listed = Annotated[list[T], _expect("a list", lambda value: isinstance(value, list))]
 # A date and time in UTC, written in ISO 8601 with its offset; read with any offset.
 Moment = Annotated[
     datetime,
@@ -122,12 +120,11 @@ MODES = [mode.value for mode in scoring.Mode]
 Mode = Annotated[str, _one_of(MODES)]
 LeagueFormat = Annotated[str, _one_of(list(FORMATS))]
 Text = Annotated[str, _expect("a name", lambda value: isinstance(value, str))]
-Card = Annotated[str, Field(min_length=1)]
 Cards = Annotated[
-    list[Card],
+    list[str],
     _expect(
         "a list of cards or null",
-        lambda cards: isinstance(cards, list) and all(isinstance(card, str) for card in cards),
+        lambda cards: isinstance(cards, list) and all(isinstance(c, str) and c for c in cards),
     ),
 ]
 LastCard = Annotated[
@@ -168,7 +165,7 @@ class HandEntry(Entry):
     last_card: LastCard | None
     created_at: Moment
     updated_at: Moment
-    counts: _list(CountEntry)
+    counts: Listed[CountEntry]
 
 
 class TeamEntry(Entry):
@@ -189,14 +186,14 @@ class GameEntry(Entry):
     finished_at: Moment | None
     version: Whole
     rematch_of: Annotated[int, _expect("a game id or null", _is_int)] | None
-    seats: _list(Any)
-    teams: _list(TeamEntry)
-    hands: _list(HandEntry)
+    seats: Listed[Any]
+    teams: Listed[TeamEntry]
+    hands: Listed[HandEntry]
 
 
 class LeagueTeamEntry(Entry):
     id: RowId
-    players: _list(Any)
+    players: Listed[Any]
     name: Annotated[Text, _named(NAMED_TEAM)] | None
 
 
@@ -213,7 +210,7 @@ class SeasonEntry(Entry):
     number: Positive
     legs: Positive
     created_at: Moment
-    fixtures: _list(FixtureEntry)
+    fixtures: Listed[FixtureEntry]
 
 
 class LeagueEntry(Entry):
@@ -223,8 +220,8 @@ class LeagueEntry(Entry):
     mode: Mode
     target: Positive
     created_at: Moment
-    teams: _list(LeagueTeamEntry)
-    seasons: _list(SeasonEntry)
+    teams: Listed[LeagueTeamEntry]
+    seasons: Listed[SeasonEntry]
 
 
 class Backup(Entry):
@@ -233,10 +230,10 @@ class Backup(Entry):
     format: Annotated[str, Field(json_schema_extra={"const": FORMAT})] = FORMAT
     version: Annotated[int, Field(json_schema_extra={"const": VERSION})] = VERSION
     exported_at: Moment | None = None
-    players: _list(PlayerEntry)
-    games: _list(GameEntry)
+    players: Listed[PlayerEntry]
+    games: Listed[GameEntry]
     # Leagues came to the format after its first files: a file without them has none.
-    leagues: _list(LeagueEntry) = Field(default_factory=list)
+    leagues: Listed[LeagueEntry] = Field(default_factory=list)
 
 
 class Unreadable(ValueError):
