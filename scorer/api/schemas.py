@@ -51,7 +51,7 @@ def _storable(value: str) -> str:
     # Only what no database can store; control characters in a name are the rules' to refuse.
     if "\x00" in value:
         raise PydanticCustomError("text", "Must not contain NUL characters.")
-    if any(char >= "\ud800" and char <= "\udfff" for char in value):
+    if any("\ud800" <= char <= "\udfff" for char in value):  # lone surrogates
         raise PydanticCustomError("text", "Must be valid Unicode text.")
     return value
 
@@ -71,7 +71,7 @@ def _player_key(key: object) -> int:
 
 Int = Annotated[int, Strict()]
 Text = Annotated[str, Strict(), AfterValidator(_storable)]
-ModeName = Annotated[str, WithJsonSchema({"type": "string", "enum": MODES})]
+MODE_SCHEMA = WithJsonSchema({"type": "string", "enum": MODES})
 PlayerName = Annotated[
     Text, WithJsonSchema({"type": "string", "pattern": "\\S", "maxLength": NAME_MAX_LENGTH})
 ]
@@ -91,7 +91,7 @@ Id = Annotated[Int, Field(ge=1, le=ID_MAX)]
 class GameInput:
     """A new game: names in seat order, the mode and target, and who deals first."""
 
-    mode: Annotated[Text, WithJsonSchema({"type": "string", "enum": MODES})]
+    mode: Annotated[Text, MODE_SCHEMA]
     players: Annotated[
         list[PlayerName],
         Field(
@@ -199,7 +199,7 @@ class Winner(Document):
 
 class Game(Document):
     id: int
-    mode: ModeName
+    mode: Annotated[str, MODE_SCHEMA]
     target: Annotated[int, Field(ge=1)]
     status: Literal["in_progress", "finished"]
     winner: Winner | None

@@ -13,10 +13,11 @@ ratings and league tables come back as they were; and the server's accounts and 
 api_tokens), which are not score data but secrets of one server: a backup is restored into a server
 whose owner already exists, or is added after.
 
-Format "uno-scorer", version 1. A version only changes when the meaning of a field already in the
-format changes. Sections and fields added since the first files were written are optional, and a
-file without them reads as before: a player without "archived_at" is not archived, a file without
-"leagues" has none. Readers refuse a version they do not know rather than guess.
+Format "uno-scorer", version 1, declared once in backup_format.py. A version only changes when the
+meaning of a field already in the format changes. Sections and fields added since the first files
+were written are optional, and a file without them reads as before: a player without "archived_at"
+is not archived, a file without "leagues" has none. Readers refuse a version they do not know rather
+than guess.
 """
 
 from __future__ import annotations
@@ -511,8 +512,8 @@ def _hand(entry: form.HandEntry, where: str, number: int) -> Hand:
     )
 
 
-def _known(key: object, known: dict[int, Any], where: str, what: str) -> None:
-    if not isinstance(key, int) or isinstance(key, bool) or key not in known:
+def _known(key: int, known: dict[int, Any], where: str, what: str) -> None:
+    if key not in known:
         raise BackupError(f"{where}: there is no {what} {key!r} in the backup.")
 
 

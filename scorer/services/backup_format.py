@@ -114,8 +114,13 @@ Moment = Annotated[
 Whole = Annotated[int, _expect("a whole number", _is_int), Field(ge=0)]
 Positive = Annotated[int, _expect("a whole number", _is_int), Field(ge=1)]
 RowId = Annotated[int, _expect("a whole number above 0", is_id)]
-Reference = Annotated[int, _expect("an id", _is_int)]
 Seat = Annotated[int, _expect("a seat", _is_int)]
+Side = Annotated[int, _expect("a side", _is_int)]
+HandNumber = Annotated[int, _expect("a hand number", _is_int)]
+Points = Annotated[int, _expect("a whole number or null", _is_int)]
+PlayerRef = Annotated[int, _expect("a player id", _is_int)]
+TeamRef = Annotated[int, _expect("a team id", _is_int)]
+GameRef = Annotated[int, _expect("a game id or null", _is_int)]
 MODES = [mode.value for mode in scoring.Mode]
 Mode = Annotated[str, _one_of(MODES)]
 LeagueFormat = Annotated[str, _one_of(list(FORMATS))]
@@ -150,7 +155,7 @@ class PlayerEntry(Entry):
 class CountEntry(Entry):
     seat: Seat
     cards: Cards | None
-    points: Annotated[int, _expect("a whole number or null", _is_int)] | None
+    points: Points | None
 
     @model_validator(mode="after")
     def _cards_or_points(self) -> CountEntry:
@@ -160,7 +165,7 @@ class CountEntry(Entry):
 
 
 class HandEntry(Entry):
-    number: Annotated[int, _expect("a hand number", _is_int)]
+    number: HandNumber
     went_out: Seat
     last_card: LastCard | None
     created_at: Moment
@@ -169,7 +174,7 @@ class HandEntry(Entry):
 
 
 class TeamEntry(Entry):
-    side: Annotated[int, _expect("a side", _is_int)]
+    side: Side
     name: Annotated[Text, _named(NAMED_TEAM)]
 
 
@@ -185,15 +190,15 @@ class GameEntry(Entry):
     updated_at: Moment
     finished_at: Moment | None
     version: Whole
-    rematch_of: Annotated[int, _expect("a game id or null", _is_int)] | None
-    seats: Listed[Any]
+    rematch_of: GameRef | None
+    seats: Listed[PlayerRef]
     teams: Listed[TeamEntry]
     hands: Listed[HandEntry]
 
 
 class LeagueTeamEntry(Entry):
     id: RowId
-    players: Listed[Any]
+    players: Listed[PlayerRef]
     name: Annotated[Text, _named(NAMED_TEAM)] | None
 
 
@@ -201,9 +206,9 @@ class FixtureEntry(Entry):
     id: RowId
     round: Positive
     table: Positive
-    home: Annotated[int, _expect("a team id", _is_int)]
-    away: Annotated[int, _expect("a team id", _is_int)]
-    game: Annotated[int, _expect("a game id or null", _is_int)] | None
+    home: TeamRef
+    away: TeamRef
+    game: GameRef | None
 
 
 class SeasonEntry(Entry):
