@@ -18,7 +18,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .database import DbSession
 from .extensions import db, limiter, login_manager
-from .models import NAME_MAX_LENGTH, ApiToken, User
+from .limits import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
+from .models import ApiToken, User
 from .views.htmx import wants_fragment
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -54,10 +55,10 @@ def can_write() -> bool:
 def add_user(session: DbSession, name: str, password: str) -> User:
     """Create an account; the first one turns on owner mode."""
     name = " ".join(name.split())
-    if not name or len(name) > NAME_MAX_LENGTH:
-        raise ValueError(f"A user name is 1 to {NAME_MAX_LENGTH} characters.")
-    if len(password) < 8:
-        raise ValueError("A password needs at least 8 characters.")
+    if problem := USER_NAME.problem(name):
+        raise ValueError(problem)
+    if len(password) < PASSWORD_MIN_LENGTH:
+        raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
     if session.scalar(select(User).where(User.name == name)):
         raise ValueError(f"There is already a user called {name}.")
     # Werkzeug's default is scrypt: slow to guess, with a salt per password.

@@ -12,11 +12,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstra
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
-
-NAME_MAX_LENGTH = 40
-# The largest id an integer column holds on every database we support.
-ID_MAX = 2**31 - 1
-TEAM_NAME_MAX_LENGTH = 60
+from .limits import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
 
 
 def utcnow() -> datetime:

@@ -1,81 +1,78 @@
 """The JSON documents the API answers with, written from what the services derive.
 
 Nothing is computed here that the scoring code does not already give: scores, distances to the
-target, eliminations, the dealer and the winner all come from the replayed GameState.
+target, eliminations, the dealer and the winner all come from the replayed GameState. The shape of
+each document is declared in scorer.api.schemas.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from .. import scoring
 from ..models import Seat
 from ..services.games import GameView
 from ..services.records import PlayerRecord
+from . import schemas
 
-Document = dict[str, Any]
 
-
-def game_document(view: GameView) -> Document:
+def game_document(view: GameView) -> schemas.Game:
     """A game with its players, teams (partners only), hands and standing."""
     state = view.state
     names = view.names
     partners = state.rules.mode is scoring.Mode.PARTNERS
     winner = view.winner
-    return {
-        "id": view.game.id,
-        "mode": state.rules.mode.value,
-        "target": state.rules.target,
-        "status": "finished" if state.finished else "in_progress",
-        "winner": None if winner is None else _winner(view, winner),
-        "dealer": names[state.dealer],
-        "hand_count": len(state.hands),
-        "players": [_player(view, seat, partners) for seat in view.game.seats],
-        "teams": [
-            {
-                "name": view.side_name(side),
-                "players": [names[seat] for seat in side.seats],
-                "score": side.score,
-                "to_target": side.to_target,
-            }
+    return schemas.Game(
+        id=view.game.id,
+        mode=state.rules.mode.value,
+        target=state.rules.target,
+        status="finished" if state.finished else "in_progress",
+        winner=None if winner is None else _winner(view, winner),
+        dealer=names[state.dealer],
+        hand_count=len(state.hands),
+        players=[_player(view, seat, partners) for seat in view.game.seats],
+        teams=[
+            schemas.Team(
+                name=view.side_name(side),
+                players=[names[seat] for seat in side.seats],
+                score=side.score,
+                to_target=side.to_target,
+            )
             for side in state.sides
         ]
         if partners
         else [],
-        "hands": [
-            {
-                "number": hand.number,
-                "went_out": names[hand.went_out],
-                "counts": {names[seat]: points for seat, points in hand.counted.items()},
-                "points": hand.gain,
-            }
+        hands=[
+            schemas.HandResult(
+                number=hand.number,
+                went_out=names[hand.went_out],
+                counts={names[seat]: points for seat, points in hand.counted.items()},
+                points=hand.gain,
+            )
             for hand in state.hands
         ],
-    }
+    )
 
 
-def _player(view: GameView, seat: Seat, partners: bool) -> Document:
+def _player(view: GameView, seat: Seat, partners: bool) -> schemas.GamePlayer:
     side = view.state.side_of(seat.position)
-    return {
-        "id": seat.player_id,
-        "name": seat.player.name,
-        "seat": seat.position,
-        "score": side.score,
-        "to_target": side.to_target,
-        "eliminated": side.eliminated,
-        "team": view.side_name(side) if partners else None,
-    }
+    return schemas.GamePlayer(
+        id=seat.player_id,
+        name=seat.player.name,
+        seat=seat.position,
+        score=side.score,
+        to_target=side.to_target,
+        eliminated=side.eliminated,
+        team=view.side_name(side) if partners else None,
+    )
 
 
-def _winner(view: GameView, side: scoring.SideState) -> Document:
-    return {"name": view.side_name(side), "players": [view.names[seat] for seat in side.seats]}
+def _winner(view: GameView, side: scoring.SideState) -> schemas.Winner:
+    return schemas.Winner(
+        name=view.side_name(side), players=[view.names[seat] for seat in side.seats]
+    )
 
 
-def player_document(record: PlayerRecord) -> Document:
+def player_document(record: PlayerRecord) -> schemas.Player:
     """A roster player with the games they sat in and the games their side won."""
-    return {
-        "id": record.player.id,
-        "name": record.player.name,
-        "games": record.games,
-        "wins": record.wins,
-    }
+    return schemas.Player(
+        id=record.player.id, name=record.player.name, games=record.games, wins=record.wins
+    )

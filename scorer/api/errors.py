@@ -6,7 +6,6 @@ Validation errors are `{"errors": {field: [messages]}}`; every other error is `{
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from flask import Response, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -14,21 +13,22 @@ from werkzeug.exceptions import HTTPException
 from .. import scoring
 from ..services.errors import Conflict, NotFound, ServiceError
 from ..services.games import GameView
-from .schemas import Errors, Invalid
+from .schemas import Errors, ErrorsByField, Game, Invalid, Message
 
 API_PREFIX = "/api/"
 STATUS_OF: dict[type[ServiceError], int] = {NotFound: 404, Conflict: 409}
 
 
-def message_response(status: int, message: str, **extra: Any) -> Response:
-    """A JSON error: the message for a person, and anything a client can use to recover."""
-    response = jsonify({"message": message, **extra})
+def message_response(status: int, message: str, game: Game | None = None) -> Response:
+    """A JSON error: the message for a person, and the game as it stands after a conflict."""
+    document = Message(message=message, game=game)
+    response = jsonify(document.model_dump(mode="json", exclude=None if game else {"game"}))
     response.status_code = status
     return response
 
 
 def invalid(error: Invalid) -> Response:
-    response = jsonify({"errors": error.errors})
+    response = jsonify(Errors(errors=error.errors).model_dump(mode="json"))
     response.status_code = 422
     return response
 
@@ -71,13 +71,13 @@ def routing_error() -> Response | None:
 
 def problem_errors(
     problems: Iterable[scoring.Problem], view: GameView | None = None, number: int | None = None
-) -> Errors:
+) -> ErrorsByField:
     """The rules' problems by API field: `counts.<player id>` for a count, the field name else.
 
     When hand `number` is edited, problems it causes in later hands are reported under "hand".
     """
     seats = view.game.seats if view is not None else []
-    errors: Errors = {}
+    errors: ErrorsByField = {}
     for problem in problems:
         seat = (
             seats[problem.seat] if problem.seat is not None and problem.seat < len(seats) else None

@@ -6,14 +6,16 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask.views import MethodView
+from pydantic import BaseModel
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType, default_exceptions
 
 from ..extensions import csrf, db
+from ..limits import ID_MAX
 from ..scoring import Rejected
 from ..services import games, hands, records
 from ..services.errors import Conflict, ServiceError
 from . import errors, schemas
-from .documents import Document, game_document, player_document
+from .documents import game_document, player_document
 from .openapi import OPENAPI
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -26,9 +28,9 @@ for code in default_exceptions:
     bp.register_error_handler(code, errors.http_error)
 bp.before_app_request(errors.routing_error)
 
-GAME = f"/games/<int(min=1, max={schemas.INT_MAX}):game_id>"
-HAND = f"{GAME}/hands/<int(min=1, max={schemas.INT_MAX}):number>"
-PLAYER = f"/players/<int(min=1, max={schemas.INT_MAX}):player_id>"
+GAME = f"/games/<int(min=1, max={ID_MAX}):game_id>"
+HAND = f"{GAME}/hands/<int(min=1, max={ID_MAX}):number>"
+PLAYER = f"/players/<int(min=1, max={ID_MAX}):player_id>"
 
 
 @bp.get("/openapi.json")
@@ -99,7 +101,8 @@ bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))
 
 @bp.get("/players")
 def list_players() -> Response:
-    return _answer({"players": list(map(player_document, records.player_records(db.session)))})
+    players = list(map(player_document, records.player_records(db.session)))
+    return _answer(schemas.PlayerList(players=players))
 
 
 @bp.get(PLAYER)
@@ -133,8 +136,8 @@ def _change(
     return _answer(game_document(games.load_game(db.session, game_id)), status)
 
 
-def _answer(document: Document, status: int = 200, **headers: str) -> Response:
-    response = jsonify(document)
+def _answer(document: BaseModel, status: int = 200, **headers: str) -> Response:
+    response = jsonify(document.model_dump(mode="json"))
     response.status_code = status
     response.headers.update(headers)
     return response

@@ -1,104 +1,271 @@
-"""Reading request bodies: JSON types and shapes are checked here; game rules are not.
+"""The API's JSON, declared once: the bodies it reads and the documents it answers with.
 
-Whatever is a rule of the game (how many players, which cards exist, what a deck can hold, whose
-cards are counted) is left to scorer.scoring and the services, exactly as for the HTML forms. This
-module only turns JSON into the values the services take, and player ids into seats.
+These pydantic declarations are checked on every request and answer, and the OpenAPI document is
+generated from them (scorer.api.openapi). They check JSON types and shapes only. Whatever is a
+rule of the game (how many players, which modes and cards exist, what a deck can hold, whose cards
+are counted) is left to scorer.scoring and the services, exactly as for the HTML forms, so it is
+refused in the same words; the bounds those rules set appear here only as documentation
+(`json_schema_extra`), never as a second check.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+)
+from pydantic.dataclasses import dataclass as declared
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .. import scoring
-from ..models import ID_MAX
+from ..limits import ID_MAX, NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH, is_id
 from ..services.games import GameView
 from ..services.hands import HandEntry
 
-# The largest whole number the database's integer columns hold (ids, targets).
-INT_MAX = ID_MAX
-
-GAME_FIELDS = frozenset({"mode", "players", "target", "first_dealer", "teams"})
-HAND_FIELDS = frozenset({"went_out", "counts", "number"})
-COUNT_FIELDS = frozenset({"cards", "points"})
-
-Errors = dict[str, list[str]]
+ErrorsByField = dict[str, list[str]]
+# No field the API does not know; and with the Strict types below, JSON as it is: no "500" for
+# 500, no 1.0 for 1, no true for 1.
+STRICT = ConfigDict(extra="forbid")
+MODES = [mode.value for mode in scoring.Mode]
 
 
 class Invalid(Exception):
     """A request body the API cannot use; `errors` holds messages by field."""
 
-    def __init__(self, errors: Errors):
+    def __init__(self, errors: ErrorsByField):
         super().__init__("; ".join(f"{key}: {' '.join(value)}" for key, value in errors.items()))
         self.errors = errors
 
 
-@dataclass(frozen=True)
-class GameInput:
-    """A new game as the services take it: names in seat order, seat of the first dealer."""
+def _storable(value: str) -> str:
+    # Only what no database can store; control characters in a name are the rules' to refuse.
+    if "\x00" in value:
+        raise PydanticCustomError("text", "Must not contain NUL characters.")
+    if any("\ud800" <= char <= "\udfff" for char in value):  # lone surrogates
+        raise PydanticCustomError("text", "Must be valid Unicode text.")
+    return value
 
-    mode: str
-    players: list[str]
-    target: int = scoring.DEFAULT_TARGET
-    first_dealer: int = 0
-    teams: list[str] = field(default_factory=list)
+
+def _player_key(key: object) -> int:
+    # Only the canonical spelling, so "7" and "07" cannot both count one player.
+    if (
+        isinstance(key, str)
+        and key.isascii()
+        and key.isdigit()
+        and key == str(int(key))
+        and is_id(int(key))
+    ):
+        return int(key)
+    raise PydanticCustomError("player_key", 'Counts are keyed by player id, like "12".')
+
+
+Int = Annotated[int, Strict()]
+Text = Annotated[str, Strict(), AfterValidator(_storable)]
+MODE_SCHEMA = WithJsonSchema({"type": "string", "enum": MODES})
+PlayerName = Annotated[
+    Text, WithJsonSchema({"type": "string", "pattern": "\\S", "maxLength": NAME_MAX_LENGTH})
+]
+TeamName = Annotated[Text, WithJsonSchema({"type": "string", "maxLength": TEAM_NAME_MAX_LENGTH})]
+PlayerKey = Annotated[int, BeforeValidator(_player_key)]
+CardName = Annotated[
+    str, Strict(), WithJsonSchema({"type": "string", "enum": sorted(scoring.CARD_TOKENS)})
+]
+Whole = Annotated[int, Field(ge=0)]
+Id = Annotated[Int, Field(ge=1, le=ID_MAX)]
+
+
+# Bodies ------------------------------------------------------------------------------------------
+
+
+@declared(frozen=True, config=STRICT)
+class GameInput:
+    """A new game: names in seat order, the mode and target, and who deals first."""
+
+    mode: Annotated[Text, MODE_SCHEMA]
+    players: Annotated[
+        list[PlayerName],
+        Field(
+            description="Names in seat order; names not on the roster join it.",
+            json_schema_extra={
+                "minItems": scoring.MIN_PLAYERS,
+                "maxItems": scoring.MAX_PLAYERS,
+                "uniqueItems": True,
+            },
+        ),
+    ]
+    target: Annotated[Int, Field(le=ID_MAX, json_schema_extra={"minimum": 1})] = (
+        scoring.DEFAULT_TARGET
+    )
+    first_dealer: Annotated[
+        Int,
+        Field(
+            description="Seat index (0-based) of the player who deals the first hand.",
+            json_schema_extra={"minimum": 0, "maximum": scoring.MAX_PLAYERS - 1},
+        ),
+    ] = 0
+    teams: Annotated[
+        list[TeamName],
+        Field(
+            description="Partners only: team names in team order (seat i with seat i + n/2); "
+            "a blank name keeps the players' names."
+        ),
+    ] = Field(default_factory=list)
+
+
+class Count(BaseModel):
+    """What was counted in one player's hand: the cards, or a typed total."""
+
+    # Both or neither is for the rules to refuse, in the same words as on the tally pad.
+    model_config = STRICT | ConfigDict(
+        json_schema_extra={"oneOf": [{"required": ["cards"]}, {"required": ["points"]}]},
+    )
+
+    cards: list[CardName] | None = None
+    points: Annotated[Int, Field(json_schema_extra={"minimum": 0})] | None = None
+
+
+class HandBody(BaseModel):
+    """A hand as posted: who went out and the counts, both by roster player id."""
+
+    model_config = STRICT
+
+    went_out: Int | None = Field(None, description="Player id of who went out.")
+    counts: dict[PlayerKey, Count] = Field(
+        default_factory=dict,
+        description="Counts by player id, for every player whose cards are counted.",
+        json_schema_extra={"propertyNames": {"pattern": "^[1-9][0-9]*$"}},
+    )
+    number: Id | None = Field(
+        None, description="The hand number expected; a different one is a conflict (409)."
+    )
 
 
 @dataclass(frozen=True)
 class HandInput:
-    """A hand as posted: who went out and the counts, both by roster player id."""
+    """A hand as the API read it: who went out and the counts, both by roster player id."""
 
     went_out: int | None
     counts: dict[int, scoring.Count]
     number: int | None = None
 
 
-def game_input(body: object) -> GameInput:
-    """The new game in `body`; Invalid when a field has the wrong type."""
-    reader = _Reader(body, GAME_FIELDS)
-    mode = reader.text("mode", required=True)
-    players = reader.texts("players", "a list of names", required=True)
-    target = reader.whole("target", maximum=INT_MAX)
-    first_dealer = reader.whole("first_dealer")
-    teams = reader.texts("teams", "a list of team names")
-    reader.done()
-    return GameInput(
-        mode=mode or "",
-        players=players or [],
-        target=scoring.DEFAULT_TARGET if target is None else target,
-        first_dealer=0 if first_dealer is None else first_dealer,
-        teams=teams or [],
+# Documents ---------------------------------------------------------------------------------------
+
+
+class Document(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GamePlayer(Document):
+    id: int = Field(description="Roster player id.")
+    name: str
+    seat: Whole
+    score: Whole = Field(description="Own total; in partners the team's.")
+    to_target: Whole = Field(description="Target minus score, never below 0.")
+    eliminated: bool
+    team: str | None
+
+
+class Team(Document):
+    name: str
+    players: list[str]
+    score: Whole
+    to_target: Whole
+
+
+class HandResult(Document):
+    number: Id
+    went_out: str
+    counts: dict[str, Whole] = Field(description="Points counted by player name.")
+    points: Whole | None = Field(
+        description="What the side that went out gained; null in challenge games."
     )
+
+
+class Winner(Document):
+    name: str
+    players: list[str]
+
+
+class Game(Document):
+    id: int
+    mode: Annotated[str, MODE_SCHEMA]
+    target: Annotated[int, Field(ge=1)]
+    status: Literal["in_progress", "finished"]
+    winner: Winner | None
+    dealer: str = Field(description="Who deals the next hand.")
+    hand_count: Whole
+    players: list[GamePlayer]
+    teams: list[Team]
+    hands: list[HandResult]
+
+
+class Player(Document):
+    id: int
+    name: str
+    games: Whole
+    wins: Whole
+
+
+class PlayerList(Document):
+    players: list[Player]
+
+
+class Errors(Document):
+    errors: dict[str, Annotated[list[str], Field(min_length=1)]] = Field(
+        description='Messages by field: a body field, "counts.<player id>", "hand" for the hand '
+        'as a whole, or "body".'
+    )
+
+
+class Message(Document):
+    message: str
+    game: Game | None = Field(None, description="The game as it stands now (409 only).")
+
+
+GAME_INPUT = TypeAdapter(GameInput)
+
+
+# Reading -----------------------------------------------------------------------------------------
+
+
+def game_input(body: object) -> GameInput:
+    """The new game in `body`; Invalid, with every type error by field, when it cannot be one."""
+    try:
+        return GAME_INPUT.validate_python(body)
+    except ValidationError as error:
+        raise Invalid(_errors(error)) from None
 
 
 def hand_input(body: object) -> HandInput:
-    """The hand in `body`; Invalid when a field has the wrong type."""
-    reader = _Reader(body, HAND_FIELDS)
-    went_out = reader.whole("went_out", what="a player id (a whole number)")
-    number = reader.whole(
-        "number", what="a hand number (a whole number)", minimum=1, maximum=INT_MAX
-    )
-    counts: dict[int, scoring.Count] = {}
-    raw_counts = reader.value("counts")
-    if raw_counts is not None and not isinstance(raw_counts, Mapping):
-        reader.add("counts", "Must be an object of counts by player id.")
-    elif raw_counts is not None:
-        for key, raw in raw_counts.items():
-            player_id = _player_id(key)
-            if player_id is None:
-                reader.add(f"counts.{key}", 'Counts are keyed by player id, like "12".')
-                continue
-            count = _count(reader, f"counts.{key}", raw)
-            if count is not None:
-                counts[player_id] = count
-    reader.done()
-    return HandInput(went_out, counts, number)
+    """The hand in `body`; Invalid, with every type error by field, when it cannot be one."""
+    try:
+        hand = HandBody.model_validate(body)
+    except ValidationError as error:
+        raise Invalid(_errors(error)) from None
+    counts = {
+        player_id: scoring.Count(
+            cards=None if count.cards is None else tuple(count.cards), points=count.points
+        )
+        for player_id, count in hand.counts.items()
+    }
+    return HandInput(hand.went_out, counts, hand.number)
 
 
 def hand_entry(view: GameView, hand: HandInput) -> HandEntry:
     """The hand by seat, as the services take it; Invalid for a player id not in this game."""
     seats = {seat.player_id: seat.position for seat in view.game.seats}
-    errors: Errors = {}
+    errors: ErrorsByField = {}
     if hand.went_out is not None and hand.went_out not in seats:
         errors["went_out"] = [_not_playing(hand.went_out)]
     for player_id in hand.counts:
@@ -115,119 +282,39 @@ def _not_playing(player_id: int) -> str:
     return f"Player {player_id} does not play in this game."
 
 
-def _player_id(key: str) -> int | None:
-    # Only the canonical spelling, so "7" and "07" cannot both count one player.
-    if key.isascii() and key.isdigit() and key == str(int(key)) and 0 < int(key) <= INT_MAX:
-        return int(key)
-    return None
+# Messages by pydantic's error type; "{...}" is filled from the error's context.
+MESSAGES = {
+    "missing": "This field is required.",
+    "extra_forbidden": "Unknown field.",
+    "unexpected_keyword_argument": "Unknown field.",
+    "string_type": "Must be text.",
+    "int_type": "Must be a whole number.",
+    "list_type": "Must be a list.",
+    "dict_type": "Must be an object.",
+    "model_type": "Must be an object.",
+    "dataclass_type": "Must be an object.",
+    "greater_than_equal": "Must be at least {ge}.",
+    "less_than_equal": "Must be at most {le}.",
+}
 
 
-def _count(reader: _Reader, key: str, raw: object) -> scoring.Count | None:
-    if not isinstance(raw, Mapping):
-        reader.add(key, 'Must be an object: {"cards": [...]} or {"points": 37}.')
-        return None
-    problems = [f"Unknown field {name!r}." for name in raw if name not in COUNT_FIELDS]
-    cards = raw.get("cards")
-    points = raw.get("points")
-    if cards is not None and not (
-        isinstance(cards, list) and all(isinstance(card, str) for card in cards)
-    ):
-        problems.append('"cards" must be a list of card names, like ["7", "skip", "wild"].')
-    if points is not None and not _is_whole(points):
-        problems.append('"points" must be a whole number, like 37.')
-    if problems:
-        for problem in problems:
-            reader.add(key, problem)
-        return None
-    # Both or neither given is for the rules to refuse, in the same words as on the tally pad.
-    return scoring.Count(cards=None if cards is None else tuple(cards), points=points)
-
-
-def _is_whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _text_problem(value: str) -> str | None:
-    """Why a string cannot be stored as it is, or None."""
-    if "\x00" in value:
-        return "Must not contain NUL characters."
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return "Must be valid Unicode text."
-    return None
-
-
-class _Reader:
-    """Collects every type error in one JSON object before giving up."""
-
-    def __init__(self, body: object, fields: frozenset[str]):
-        self.errors: Errors = {}
-        if isinstance(body, Mapping):
-            self.body: Mapping[str, object] = body
-            for name in body:
-                if name not in fields:
-                    self.add(name, "Unknown field.")
+def _errors(error: ValidationError) -> ErrorsByField:
+    """Messages by API field: the body field, or "counts.<key>" for anything within a count."""
+    errors: ErrorsByField = {}
+    for detail in error.errors(include_url=False):
+        loc = detail["loc"]
+        if not loc:
+            key, message = "body", "Send a JSON object."
         else:
-            self.body = {}
-            self.add("body", "Send a JSON object.")
+            key = f"counts.{loc[1]}" if loc[0] == "counts" and len(loc) > 1 else str(loc[0])
+            message = _message(detail)
+            if len(loc) > 2 and loc[0] == "counts" and loc[2] != "[key]":
+                message = f'"{loc[2]}": {message}'
+        if message not in errors.setdefault(key, []):
+            errors[key].append(message)
+    return errors
 
-    def add(self, key: str, message: str) -> None:
-        self.errors.setdefault(key, []).append(message)
 
-    def value(self, name: str, required: bool = False) -> object:
-        value = self.body.get(name)
-        if value is None and required and "body" not in self.errors:
-            self.add(name, "This field is required.")
-        return value
-
-    def text(self, name: str, required: bool = False) -> str | None:
-        value = self.value(name, required)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            self.add(name, "Must be text.")
-            return None
-        problem = _text_problem(value)
-        if problem:
-            self.add(name, problem)
-            return None
-        return value
-
-    def texts(self, name: str, what: str, required: bool = False) -> list[str] | None:
-        value = self.value(name, required)
-        if value is None:
-            return None
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            self.add(name, f"Must be {what}.")
-            return None
-        problems = list(dict.fromkeys(filter(None, map(_text_problem, value))))
-        for problem in problems:
-            self.add(name, problem)
-        return None if problems else value
-
-    def whole(
-        self,
-        name: str,
-        what: str = "a whole number",
-        minimum: int | None = None,
-        maximum: int | None = None,
-    ) -> int | None:
-        value = self.value(name)
-        if value is None:
-            return None
-        if not _is_whole(value):
-            self.add(name, f"Must be {what}.")
-            return None
-        assert isinstance(value, int)
-        if minimum is not None and value < minimum:
-            self.add(name, f"Must be at least {minimum}.")
-            return None
-        if maximum is not None and value > maximum:
-            self.add(name, f"Must be at most {maximum}.")
-            return None
-        return value
-
-    def done(self) -> None:
-        if self.errors:
-            raise Invalid(self.errors)
+def _message(detail: ErrorDetails) -> str:
+    template = MESSAGES.get(detail["type"])
+    return template.format(**detail.get("ctx", {})) if template else detail["msg"]

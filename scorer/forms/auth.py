@@ -4,7 +4,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import InputRequired, Length
 
-from ..models import NAME_MAX_LENGTH
+from ..limits import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
 
 
 class LoginForm(FlaskForm):
@@ -13,6 +13,7 @@ class LoginForm(FlaskForm):
         validators=[InputRequired("Type your user name."), Length(max=NAME_MAX_LENGTH)],
     )
     password = PasswordField(
-        "Password", validators=[InputRequired("Type your password."), Length(max=1024)]
+        "Password",
+        validators=[InputRequired("Type your password."), Length(max=PASSWORD_MAX_LENGTH)],
     )
     next = HiddenField()

@@ -13,7 +13,7 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
-from ..models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH
 from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, MIN_PLAYERS, Mode, Problem, Rules, setup_problems
 from ..services import players as roster
 from .fields import WholeNumberField, add_error, attach
@@ -29,7 +29,6 @@ MODE_HINTS = {
     Mode.PARTNERS: "Partners sit opposite and score together. First team to the target wins.",
     Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
 }
-TARGET_MESSAGE = "The target must be a whole number of points above 0."
 # Partners teams are shown as Team A, Team B… in the order of their sides.
 TEAM_LETTERS = string.ascii_uppercase
 

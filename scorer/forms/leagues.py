@@ -6,12 +6,10 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import InputRequired, NumberRange
 
-from ..models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TARGET_TOO_HIGH, TEAM_NAME_MAX_LENGTH
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
 from .fields import WholeNumberField, attach
-
-TARGET_MESSAGE = f"The target must be a whole number of points, 1 to {MAX_TARGET:,}."
 
 
 class LeagueForm(FlaskForm):
@@ -32,7 +30,8 @@ class LeagueForm(FlaskForm):
         message=TARGET_MESSAGE,
         validators=[
             InputRequired(TARGET_MESSAGE),
-            NumberRange(min=1, max=MAX_TARGET, message=TARGET_MESSAGE),
+            NumberRange(min=1, message=TARGET_MESSAGE),
+            NumberRange(max=MAX_TARGET, message=TARGET_TOO_HIGH),
         ],
     )
 

@@ -6,7 +6,8 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired
 
-from ..models import NAME_MAX_LENGTH, Player
+from ..limits import NAME_MAX_LENGTH
+from ..models import Player
 from ..scoring import Problem
 from .fields import attach
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from wtforms import DateField, Form, RadioField, SelectChoice, SelectField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import Optional
 
+from ..limits import is_id
 from ..services.standings import DEFAULT_SORT, PERIODS, SORTS
 
 
@@ -48,7 +49,7 @@ class StandingsForm(Form):
     @property
     def league_id(self) -> int | None:
         value = self.league.data or ""
-        return int(value) if value.isdigit() and 0 < int(value) < 2**31 else None
+        return int(value) if value.isdigit() and is_id(int(value)) else None
 
     def link_args(self, **changes) -> dict:
         """The address arguments of this page, with `changes`: for sort links and filters."""

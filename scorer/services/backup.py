@@ -13,10 +13,11 @@ ratings and league tables come back as they were; and the server's accounts and 
 api_tokens), which are not score data but secrets of one server: a backup is restored into a server
 whose owner already exists, or is added after.
 
-Format "uno-scorer", version 1. A version only changes when the meaning of a field already in the
-format changes. Sections and fields added since the first files were written are optional, and a
-file without them reads as before: a player without "archived_at" is not archived, a file without
-"leagues" has none. Readers refuse a version they do not know rather than guess.
+Format "uno-scorer", version 1, declared once in backup_format.py. A version only changes when the
+meaning of a field already in the format changes. Sections and fields added since the first files
+were written are optional, and a file without them reads as before: a player without "archived_at"
+is not archived, a file without "leagues" has none. Readers refuse a version they do not know rather
+than guess.
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, text
@@ -34,7 +33,6 @@ from sqlalchemy.orm import Session, selectinload
 
 from .. import scoring
 from ..models import (
-    TEAM_NAME_MAX_LENGTH,
     Fixture,
     Game,
     Hand,
@@ -47,14 +45,12 @@ from ..models import (
     Team,
     utcnow,
 )
+from . import backup_format as form
 from . import players, results
+from .backup_format import FORMAT, VERSION
 from .errors import ServiceError
 from .games import hand_of, rules_of
-from .hands import LAST_CARDS
-from .leagues import FORMATS
 
-FORMAT = "uno-scorer"
-VERSION = 1
 CSV_COLUMNS = ("game", "mode", "hand", "went_out", "player", "points", "cards")
 # A spreadsheet takes a cell starting with one of these for a formula; a name is never one.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -67,22 +63,23 @@ class BackupError(ServiceError):
 def export_all(session: Session) -> dict[str, Any]:
     """Everything stored, as a JSON-ready dict: {"format": "uno-scorer", "version": 1, ...}."""
     roster = session.scalars(select(Player).order_by(Player.id))
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": _timestamp(utcnow()),
-        "players": [
-            {
-                "id": player.id,
-                "name": player.name,
-                "created_at": _timestamp(player.created_at),
-                "archived_at": _timestamp(player.archived_at) if player.archived_at else None,
-            }
+    backup = form.Backup.model_construct(
+        format=FORMAT,
+        version=VERSION,
+        exported_at=utcnow(),
+        players=[
+            form.PlayerEntry.model_construct(
+                id=player.id,
+                name=player.name,
+                created_at=player.created_at,
+                archived_at=player.archived_at,
+            )
             for player in roster
         ],
-        "games": [_game_document(game) for game in _all_games(session)],
-        "leagues": [_league_document(league) for league in _all_leagues(session)],
-    }
+        games=[_game_entry(game) for game in _all_games(session)],
+        leagues=[_league_entry(league) for league in _all_leagues(session)],
+    )
+    return backup.model_dump(mode="json")
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -136,14 +133,15 @@ def import_all(session: Session, data: object) -> dict[str, int]:
     does not hold together (a seat for an unknown player, a hand the rules refuse), or the
     database is not empty.
     """
-    roster, game_rows, league_rows = _read(data)
+    backup = _parse(data)
+    roster, game_rows, league_rows = _rows(backup)
     _check_empty(session)
     try:
         session.add_all(roster)
         session.add_all(game_rows)
         session.flush()
         # Rematches point at another game: set once every game exists, whatever their order.
-        rematch_of = {game["id"]: game["rematch_of"] for game in data["games"]}  # type: ignore[index]
+        rematch_of = {game.id: game.rematch_of for game in backup.games}
         for game in game_rows:
             game.rematch_of_id = rematch_of[game.id]
         session.add_all(league_rows)
@@ -208,83 +206,79 @@ def _all_leagues(session: Session) -> list[League]:
     return list(session.scalars(query))
 
 
-def _league_document(league: League) -> dict[str, Any]:
-    return {
-        "id": league.id,
-        "name": league.name,
-        "format": league.format,
-        "mode": league.mode,
-        "target": league.target,
-        "created_at": _timestamp(league.created_at),
-        "teams": [
-            {
-                "id": team.id,
-                "players": [team.first_player_id, team.second_player_id],
-                "name": team.name,
-            }
+def _league_entry(league: League) -> form.LeagueEntry:
+    return form.LeagueEntry.model_construct(
+        id=league.id,
+        name=league.name,
+        format=league.format,
+        mode=league.mode,
+        target=league.target,
+        created_at=league.created_at,
+        teams=[
+            form.LeagueTeamEntry.model_construct(
+                id=team.id, players=[team.first_player_id, team.second_player_id], name=team.name
+            )
             for team in league.teams
         ],
-        "seasons": [
-            {
-                "number": season.number,
-                "legs": season.legs,
-                "created_at": _timestamp(season.created_at),
-                "fixtures": [
-                    {
-                        "id": fixture.id,
-                        "round": fixture.round,
-                        "table": fixture.table_number,
-                        "home": fixture.home_team_id,
-                        "away": fixture.away_team_id,
-                        "game": fixture.game_id,
-                    }
+        seasons=[
+            form.SeasonEntry.model_construct(
+                number=season.number,
+                legs=season.legs,
+                created_at=season.created_at,
+                fixtures=[
+                    form.FixtureEntry.model_construct(
+                        id=fixture.id,
+                        round=fixture.round,
+                        table=fixture.table_number,
+                        home=fixture.home_team_id,
+                        away=fixture.away_team_id,
+                        game=fixture.game_id,
+                    )
                     for fixture in season.fixtures
                 ],
-            }
+            )
             for season in league.seasons
         ],
-    }
+    )
 
 
-def _game_document(game: Game) -> dict[str, Any]:
-    return {
-        "id": game.id,
-        "mode": game.mode,
-        "target": game.target,
-        "first_dealer": game.first_dealer,
-        "deck_copies": game.deck_copies,
-        "blanks": game.blanks,
-        "blank_value": game.blank_value,
-        "created_at": _timestamp(game.created_at),
-        "updated_at": _timestamp(game.updated_at),
-        "finished_at": _timestamp(game.finished_at) if game.finished_at else None,
-        "version": game.version,
-        "rematch_of": game.rematch_of_id,
-        "seats": [seat.player_id for seat in game.seats],
-        "teams": [{"side": team.side, "name": team.name} for team in game.teams],
-        "hands": [
-            {
-                "number": hand.number,
-                "went_out": hand.went_out,
-                "last_card": hand.last_card,
-                "created_at": _timestamp(hand.created_at),
-                "updated_at": _timestamp(hand.updated_at),
-                "counts": [
-                    {
-                        "seat": count.position,
-                        "cards": count.cards.split() if count.cards is not None else None,
-                        "points": count.points,
-                    }
+def _game_entry(game: Game) -> form.GameEntry:
+    return form.GameEntry.model_construct(
+        id=game.id,
+        mode=game.mode,
+        target=game.target,
+        first_dealer=game.first_dealer,
+        deck_copies=game.deck_copies,
+        blanks=game.blanks,
+        blank_value=game.blank_value,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        finished_at=game.finished_at,
+        version=game.version,
+        rematch_of=game.rematch_of_id,
+        seats=[seat.player_id for seat in game.seats],
+        teams=[
+            form.TeamEntry.model_construct(side=team.side, name=team.name) for team in game.teams
+        ],
+        hands=[
+            form.HandEntry.model_construct(
+                number=hand.number,
+                went_out=hand.went_out,
+                last_card=hand.last_card,
+                created_at=hand.created_at,
+                updated_at=hand.updated_at,
+                counts=[
+                    form.CountEntry.model_construct(
+                        seat=count.position,
+                        cards=count.cards.split() if count.cards is not None else None,
+                        points=count.points,
+                    )
                     for count in hand.counts
                 ],
-            }
+            )
             for hand in game.hands
         ],
-    }
-
-
-def _timestamp(moment: datetime) -> str:
-    return moment.replace(tzinfo=UTC).isoformat()
+    )
 
 
 def _cell(value: str) -> str:
@@ -299,37 +293,42 @@ def _listed(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-# Reading a backup. Each check names where in the file the problem is, as "games[2].hands[0].seat".
+# Reading a backup: form.read checks each entry; what follows checks what needs several entries
+# (ids, references, the rules), naming where in the file the problem is, as "games[2].seats[1]".
 
 
-def _read(data: object) -> tuple[list[Player], list[Game], list[League]]:
+def _parse(data: object) -> form.Backup:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError('This is not an UNO scorer backup (its format is not "uno-scorer").')
     version = data.get("version")
     if version != VERSION:
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
         raise BackupError(
             f"This backup is version {version!r}; this scorer reads version {VERSION} only."
-            + (" It was made by a newer scorer." if _is_int(version) and version > VERSION else "")
+            + (" It was made by a newer scorer." if newer else "")
         )
-    roster = [_player(entry, f"players[{i}]") for i, entry in enumerate(_list(data, "players", ""))]
+    try:
+        return form.read(data)
+    except form.Unreadable as error:
+        raise BackupError(str(error)) from None
+
+
+def _rows(backup: form.Backup) -> tuple[list[Player], list[Game], list[League]]:
+    roster = [_player(entry) for entry in backup.players]
     _unique([player.id for player in roster], "players", "player id")
     _unique([player.name_key for player in roster], "players", "player name")
     known_players = {player.id: player for player in roster}
-    documents = _list(data, "games", "")
-    game_rows = [_game(entry, f"games[{i}]", known_players) for i, entry in enumerate(documents)]
+    game_rows = [_game(entry, f"games[{i}]", known_players) for i, entry in enumerate(backup.games)]
     _unique([game.id for game in game_rows], "games", "game id")
     known_games = {game.id: game for game in game_rows}
-    for i, entry in enumerate(documents):
-        rematch_of = _field(entry, "rematch_of", _is_int, "a game id or null", f"games[{i}]", True)
-        if rematch_of is not None and rematch_of not in known_games:
+    for i, entry in enumerate(backup.games):
+        if entry.rematch_of is not None and entry.rematch_of not in known_games:
             raise BackupError(
-                f"games[{i}].rematch_of: there is no game {rematch_of} in the backup."
+                f"games[{i}].rematch_of: there is no game {entry.rematch_of} in the backup."
             )
-    # Leagues came to the format after its first files: a file without them has none.
-    league_documents = _list(data, "leagues", "") if "leagues" in data else []
     league_rows = [
         _league(entry, f"leagues[{i}]", known_players, known_games)
-        for i, entry in enumerate(league_documents)
+        for i, entry in enumerate(backup.leagues)
     ]
     _unique([league.id for league in league_rows], "leagues", "league id")
     _unique([team.id for league in league_rows for team in league.teams], "leagues", "team id")
@@ -348,49 +347,33 @@ def _read(data: object) -> tuple[list[Player], list[Game], list[League]]:
     return roster, game_rows, league_rows
 
 
-def _player(entry: object, where: str) -> Player:
-    name = _field(entry, "name", _is_str, "a name", where)
-    problem = players.name_problem(name)
-    if problem or players.clean_name(name) != name:
-        raise BackupError(f"{where}.name: {problem or 'spaces around or inside the name'}")
+def _player(entry: form.PlayerEntry) -> Player:
     return Player(
-        id=_field(entry, "id", _is_id, "a whole number above 0", where),
-        name=name,
-        name_key=players.name_key(name),
-        created_at=_moment(entry, "created_at", where),
-        # Added to the format after its first files: missing means not archived.
-        archived_at=_moment(entry, "archived_at", where, optional=True)
-        if "archived_at" in entry  # type: ignore[operator]
-        else None,
+        id=entry.id,
+        name=entry.name,
+        name_key=players.name_key(entry.name),
+        created_at=entry.created_at,
+        archived_at=entry.archived_at,
     )
 
 
 def _league(
-    entry: object, where: str, known_players: dict[int, Player], known_games: dict[int, Game]
+    entry: form.LeagueEntry,
+    where: str,
+    known_players: dict[int, Player],
+    known_games: dict[int, Game],
 ) -> League:
-    name = _field(entry, "name", _is_str, "a name", where)
-    if not name.strip() or len(name) > TEAM_NAME_MAX_LENGTH:
-        raise BackupError(f"{where}.name: 1 to {TEAM_NAME_MAX_LENGTH} characters.")
-    target = _field(entry, "target", _is_int, "a whole number", where)
-    if target < 1:
-        raise BackupError(f"{where}.target: must be at least 1.")
     league = League(
-        id=_field(entry, "id", _is_id, "a whole number above 0", where),
-        name=name,
-        format=_field(
-            entry,
-            "format",
-            lambda value: isinstance(value, str) and value in FORMATS,
-            " or ".join(FORMATS),
-            where,
-        ),
-        mode=_field(entry, "mode", _is_mode, "standard, partners or challenge", where),
-        target=target,
-        created_at=_moment(entry, "created_at", where),
+        id=entry.id,
+        name=entry.name,
+        format=entry.format,
+        mode=entry.mode,
+        target=entry.target,
+        created_at=entry.created_at,
     )
     league.teams = [
         _league_team(team, f"{where}.teams[{i}]", known_players)
-        for i, team in enumerate(_list(entry, "teams", where))
+        for i, team in enumerate(entry.teams)
     ]
     _unique(
         [(team.first_player_id, team.second_player_id) for team in league.teams],
@@ -401,70 +384,57 @@ def _league(
     known_teams = {team.id: team for team in league.teams}
     league.seasons = [
         _season(season, f"{where}.seasons[{i}]", known_teams, known_games)
-        for i, season in enumerate(_list(entry, "seasons", where))
+        for i, season in enumerate(entry.seasons)
     ]
     _unique([season.number for season in league.seasons], f"{where}.seasons", "season number")
     return league
 
 
-def _league_team(entry: object, where: str, known_players: dict[int, Player]) -> LeagueTeam:
-    pair = _list(entry, "players", where)
+def _league_team(
+    entry: form.LeagueTeamEntry, where: str, known_players: dict[int, Player]
+) -> LeagueTeam:
+    pair = entry.players
     if len(pair) != 2:
         raise BackupError(f"{where}.players: a team is two players.")
     for i, player_id in enumerate(pair):
-        if not _is_int(player_id) or player_id not in known_players:
-            raise BackupError(
-                f"{where}.players[{i}]: there is no player {player_id!r} in the backup."
-            )
+        _known(player_id, known_players, f"{where}.players[{i}]", "player")
     if pair[0] == pair[1]:
         raise BackupError(f"{where}.players: a team is two different players.")
-    name = _field(entry, "name", _is_str, "a name or null", where, optional=True)
-    if name is not None and not 0 < len(name) <= TEAM_NAME_MAX_LENGTH:
-        raise BackupError(f"{where}.name: 1 to {TEAM_NAME_MAX_LENGTH} characters, or null.")
     # Stored lowest id first (the pair is unordered); the ids are set as well as the players, so
     # the pair can be checked for duplicates before anything is flushed.
     low, high = sorted(pair)
     return LeagueTeam(
-        id=_field(entry, "id", _is_id, "a whole number above 0", where),
+        id=entry.id,
         first_player_id=low,
         second_player_id=high,
         first_player=known_players[low],
         second_player=known_players[high],
-        name=name,
+        name=entry.name,
     )
 
 
 def _season(
-    entry: object, where: str, known_teams: dict[int, LeagueTeam], known_games: dict[int, Game]
+    entry: form.SeasonEntry,
+    where: str,
+    known_teams: dict[int, LeagueTeam],
+    known_games: dict[int, Game],
 ) -> Season:
-    def whole(key: str, within: object = entry, at: str = where) -> int:
-        value = _field(within, key, _is_int, "a whole number", at)
-        if value < 1:
-            raise BackupError(f"{at}.{key}: must be at least 1.")
-        return value
-
-    season = Season(
-        number=whole("number"), legs=whole("legs"), created_at=_moment(entry, "created_at", where)
-    )
-    for i, fixture in enumerate(_list(entry, "fixtures", where)):
+    season = Season(number=entry.number, legs=entry.legs, created_at=entry.created_at)
+    for i, fixture in enumerate(entry.fixtures):
         at = f"{where}.fixtures[{i}]"
-        sides = {}
-        for side in ("home", "away"):
-            team_id = _field(fixture, side, _is_int, "a team id", at)
+        for key, team_id in (("home", fixture.home), ("away", fixture.away)):
             if team_id not in known_teams:
-                raise BackupError(f"{at}.{side}: this league has no team {team_id}.")
-            sides[side] = known_teams[team_id]
-        game_id = _field(fixture, "game", _is_int, "a game id or null", at, optional=True)
-        if game_id is not None and game_id not in known_games:
-            raise BackupError(f"{at}.game: there is no game {game_id} in the backup.")
+                raise BackupError(f"{at}.{key}: this league has no team {team_id}.")
+        if fixture.game is not None:
+            _known(fixture.game, known_games, f"{at}.game", "game")
         season.fixtures.append(
             Fixture(
-                id=_field(fixture, "id", _is_id, "a whole number above 0", at),
-                round=whole("round", fixture, at),
-                table_number=whole("table", fixture, at),
-                home=sides["home"],
-                away=sides["away"],
-                game=known_games[game_id] if game_id is not None else None,
+                id=fixture.id,
+                round=fixture.round,
+                table_number=fixture.table,
+                home=known_teams[fixture.home],
+                away=known_teams[fixture.away],
+                game=None if fixture.game is None else known_games[fixture.game],
             )
         )
     _unique(
@@ -475,51 +445,37 @@ def _season(
     return season
 
 
-def _game(entry: object, where: str, known_players: dict[int, Player]) -> Game:
-    def whole(key: str, minimum: int = 0) -> int:
-        value = _field(entry, key, _is_int, "a whole number", where)
-        if value < minimum:
-            raise BackupError(f"{where}.{key}: must be at least {minimum}.")
-        return value
-
-    finished_at = _moment(entry, "finished_at", where, optional=True)
+def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -> Game:
     game = Game(
-        id=_field(entry, "id", _is_id, "a whole number above 0", where),
-        mode=_field(entry, "mode", _is_mode, "standard, partners or challenge", where),
-        target=whole("target"),
-        first_dealer=whole("first_dealer"),
-        deck_copies=whole("deck_copies", 1),
-        blanks=whole("blanks"),
-        blank_value=whole("blank_value"),
-        created_at=_moment(entry, "created_at", where),
-        updated_at=_moment(entry, "updated_at", where),
-        finished_at=finished_at,
-        version=whole("version"),
+        id=entry.id,
+        mode=entry.mode,
+        target=entry.target,
+        first_dealer=entry.first_dealer,
+        deck_copies=entry.deck_copies,
+        blanks=entry.blanks,
+        blank_value=entry.blank_value,
+        created_at=entry.created_at,
+        updated_at=entry.updated_at,
+        finished_at=entry.finished_at,
+        version=entry.version,
     )
-    seat_ids = _list(entry, "seats", where)
-    for i, player_id in enumerate(seat_ids):
-        if not _is_int(player_id) or player_id not in known_players:
-            raise BackupError(
-                f"{where}.seats[{i}]: there is no player {player_id!r} in the backup."
-            )
-    _unique(seat_ids, f"{where}.seats", "player")
+    for i, player_id in enumerate(entry.seats):
+        _known(player_id, known_players, f"{where}.seats[{i}]", "player")
+    _unique(entry.seats, f"{where}.seats", "player")
     game.seats = [
         Seat(position=position, player=known_players[player_id])
-        for position, player_id in enumerate(seat_ids)
+        for position, player_id in enumerate(entry.seats)
     ]
     try:
         rules = rules_of(game)
     except (scoring.Rejected, ValueError) as error:
         raise BackupError(f"{where} (game {game.id}): {error}") from error
-    game.teams = [
-        _team(team, f"{where}.teams[{i}]", rules)
-        for i, team in enumerate(_list(entry, "teams", where))
-    ]
+    for i, team in enumerate(entry.teams):
+        if rules.mode is not scoring.Mode.PARTNERS or not 0 <= team.side < len(rules.sides):
+            raise BackupError(f"{where}.teams[{i}].side: this game has no team {team.side}.")
+    game.teams = [Team(side=team.side, name=team.name) for team in entry.teams]
     _unique([team.side for team in game.teams], f"{where}.teams", "side")
-    game.hands = [
-        _hand(hand, f"{where}.hands[{i}]", i + 1)
-        for i, hand in enumerate(_list(entry, "hands", where))
-    ]
+    game.hands = [_hand(hand, f"{where}.hands[{i}]", i + 1) for i, hand in enumerate(entry.hands)]
     try:
         state = scoring.replay(rules, [hand_of(hand) for hand in game.hands])
     except scoring.Rejected as rejected:
@@ -527,7 +483,7 @@ def _game(entry: object, where: str, known_players: dict[int, Player]) -> Game:
         raise BackupError(
             f"{where} (game {game.id}): hand {problem.hand}: {problem.message}"
         ) from rejected
-    if state.finished != (finished_at is not None):
+    if state.finished != (entry.finished_at is not None):
         raise BackupError(
             f"{where}.finished_at: the hands say the game is"
             f" {'over' if state.finished else 'still being played'}."
@@ -535,83 +491,30 @@ def _game(entry: object, where: str, known_players: dict[int, Player]) -> Game:
     return game
 
 
-def _team(entry: object, where: str, rules: scoring.Rules) -> Team:
-    side = _field(entry, "side", _is_int, "a side", where)
-    name = _field(entry, "name", _is_str, "a name", where)
-    if rules.mode is not scoring.Mode.PARTNERS or not 0 <= side < len(rules.sides):
-        raise BackupError(f"{where}.side: this game has no team {side}.")
-    if not name or len(name) > TEAM_NAME_MAX_LENGTH:
-        raise BackupError(f"{where}.name: 1 to {TEAM_NAME_MAX_LENGTH} characters.")
-    return Team(side=side, name=name)
-
-
-def _hand(entry: object, where: str, number: int) -> Hand:
-    if _field(entry, "number", _is_int, "a hand number", where) != number:
+def _hand(entry: form.HandEntry, where: str, number: int) -> Hand:
+    if entry.number != number:
         raise BackupError(f"{where}.number: hands must be numbered 1, 2, 3… in order.")
-    last_card = _field(entry, "last_card", _is_str, "a card or null", where, optional=True)
-    if last_card is not None and last_card not in LAST_CARDS:
-        raise BackupError(f"{where}.last_card: one of {', '.join(LAST_CARDS)}, or null.")
-    counts = [
-        _count(count, f"{where}.counts[{i}]")
-        for i, count in enumerate(_list(entry, "counts", where))
-    ]
-    _unique([count.position for count in counts], f"{where}.counts", "seat")
+    _unique([count.seat for count in entry.counts], f"{where}.counts", "seat")
     return Hand(
         number=number,
-        went_out=_field(entry, "went_out", _is_int, "a seat", where),
-        last_card=last_card,
-        created_at=_moment(entry, "created_at", where),
-        updated_at=_moment(entry, "updated_at", where),
-        counts=sorted(counts, key=lambda count: count.position),
+        went_out=entry.went_out,
+        last_card=entry.last_card,
+        created_at=entry.created_at,
+        updated_at=entry.updated_at,
+        counts=[
+            HandCount(
+                position=count.seat,
+                cards=" ".join(count.cards) if count.cards is not None else None,
+                points=count.points,
+            )
+            for count in sorted(entry.counts, key=lambda count: count.seat)
+        ],
     )
 
 
-def _count(entry: object, where: str) -> HandCount:
-    cards = _field(entry, "cards", _is_card_list, "a list of cards or null", where, optional=True)
-    points = _field(entry, "points", _is_int, "a whole number or null", where, optional=True)
-    if (cards is None) == (points is None):
-        raise BackupError(f"{where}: give either cards or points.")
-    return HandCount(
-        position=_field(entry, "seat", _is_int, "a seat", where),
-        cards=" ".join(cards) if cards is not None else None,
-        points=points,
-    )
-
-
-def _field(
-    entry: object,
-    key: str,
-    valid: Callable[[object], bool],
-    expected: str,
-    where: str,
-    optional: bool = False,
-) -> Any:
-    if not isinstance(entry, dict):
-        raise BackupError(f"{where or 'The backup'}: expected an object.")
-    if key not in entry:
-        raise BackupError(f"{where}: {key} is missing." if where else f"{key} is missing.")
-    value = entry[key]
-    if (value is None and optional) or (value is not None and valid(value)):
-        return value
-    raise BackupError(f"{_at(where, key)}: expected {expected}, found {value!r}.")
-
-
-def _list(entry: object, key: str, where: str) -> list:
-    return _field(entry, key, lambda value: isinstance(value, list), "a list", where)
-
-
-def _moment(entry: object, key: str, where: str, optional: bool = False) -> datetime | None:
-    value = _field(entry, key, _is_str, "an ISO 8601 date and time", where, optional)
-    if value is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise BackupError(
-            f"{_at(where, key)}: {value!r} is not an ISO 8601 date and time."
-        ) from None
-    # Stored as UTC without a zone; a time given with another offset is converted.
-    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+def _known(key: int, known: dict[int, Any], where: str, what: str) -> None:
+    if key not in known:
+        raise BackupError(f"{where}: there is no {what} {key!r} in the backup.")
 
 
 def _unique(values: list, where: str, what: str) -> None:
@@ -620,30 +523,6 @@ def _unique(values: list, where: str, what: str) -> None:
         if value in seen:
             raise BackupError(f"{where}: the {what} {value!r} appears twice.")
         seen.add(value)
-
-
-def _at(where: str, key: str) -> str:
-    return f"{where}.{key}" if where else key
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_id(value: object) -> bool:
-    return _is_int(value) and value > 0  # type: ignore[operator]
-
-
-def _is_str(value: object) -> bool:
-    return isinstance(value, str)
-
-
-def _is_mode(value: object) -> bool:
-    return value in tuple(scoring.Mode)
-
-
-def _is_card_list(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(card, str) and card for card in value)
 
 
 # Restoring.

@@ -11,7 +11,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload, object_session
 
 from .. import scoring
-from ..models import ID_MAX, TEAM_NAME_MAX_LENGTH, Game, Hand, HandCount, Seat, Team, utcnow
+from ..limits import ID_MAX, TEAM_NAME
+from ..models import Game, Hand, HandCount, Seat, Team, utcnow
 from . import players, replays, results
 from .errors import Conflict, NotFound
 
@@ -256,12 +257,8 @@ def create_game(
     ]
     problems += players.duplicate_problems(names)
     team_names = [players.clean_name(name) for name in team_names] if mode == "partners" else []
-    if any(len(name) > TEAM_NAME_MAX_LENGTH for name in team_names):
-        problems.append(
-            scoring.Problem(f"Team names are at most {TEAM_NAME_MAX_LENGTH} characters.", "teams")
-        )
-    if any(players.has_control_characters(name) for name in team_names):
-        problems.append(scoring.Problem("Team names cannot contain control characters.", "teams"))
+    team_problems = dict.fromkeys(filter(None, map(TEAM_NAME.problem, team_names)))
+    problems += [scoring.Problem(problem, "teams") for problem in team_problems]
     if problems:
         raise scoring.Rejected(problems)
     for attempt in range(2):

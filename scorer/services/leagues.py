@@ -18,9 +18,8 @@ from sqlalchemy import case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload, selectinload
 
+from ..limits import ID_MAX, LEAGUE_NAME, TEAM_NAME, target_problem
 from ..models import (
-    ID_MAX,
-    TEAM_NAME_MAX_LENGTH,
     Fixture,
     Game,
     GameResult,
@@ -31,7 +30,7 @@ from ..models import (
     Seat,
     Team,
 )
-from ..scoring import MAX_TARGET, Mode, Problem, Rejected
+from ..scoring import Mode, Problem, Rejected
 from ..scoring import leagues as tables
 from . import players
 from .errors import Conflict, NotFound
@@ -94,16 +93,10 @@ def create_league(session: Session, name: str, target: int, format: str = "teams
     """A new league of partners games to `target`."""
     problems = []
     name = players.clean_name(name or "")
-    if not name:
-        problems.append(Problem("Type a name for the league.", "name"))
-    elif len(name) > TEAM_NAME_MAX_LENGTH:
-        problems.append(
-            Problem(f"League names are at most {TEAM_NAME_MAX_LENGTH} characters.", "name")
-        )
-    elif players.has_control_characters(name):
-        problems.append(Problem("League names cannot contain control characters.", "name"))
-    if not isinstance(target, int) or not 1 <= target <= MAX_TARGET:
-        problems.append(Problem(f"The target must be 1 to {MAX_TARGET:,} points.", "target"))
+    if problem := LEAGUE_NAME.problem(name):
+        problems.append(Problem(problem, "name"))
+    if problem := target_problem(target):
+        problems.append(Problem(problem, "target"))
     if format not in FORMATS:
         problems.append(Problem("Choose teams of two or the eight-player rotation.", "format"))
     if problems:
@@ -145,12 +138,8 @@ def register_team(
         if (problem := players.name_problem(typed or ""))
     ]
     name = players.clean_name(name or "")
-    if len(name) > TEAM_NAME_MAX_LENGTH:
-        problems.append(
-            Problem(f"Team names are at most {TEAM_NAME_MAX_LENGTH} characters.", "name")
-        )
-    elif players.has_control_characters(name):
-        problems.append(Problem("Team names cannot contain control characters.", "name"))
+    if problem := TEAM_NAME.problem(name):
+        problems.append(Problem(problem, "name"))
     if not problems and players.name_key(first) == players.name_key(second):
         problems.append(Problem("A team is two different players.", "second"))
     if problems:

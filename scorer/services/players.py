@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ..models import NAME_MAX_LENGTH, Player, Seat
+from ..limits import PLAYER_NAME, clean_name
+from ..models import Player, Seat
 from ..scoring import Problem
-
-
-def clean_name(name: str) -> str:
-    """A name as stored: Unicode-normalised, trimmed, inner runs of white space made one space."""
-    return " ".join(unicodedata.normalize("NFC", name).split())
 
 
 def name_key(name: str) -> str:
@@ -23,20 +18,8 @@ def name_key(name: str) -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """Why a name cannot be used, or None."""
-    cleaned = clean_name(name)
-    if not cleaned:
-        return "Type a name."
-    if len(cleaned) > NAME_MAX_LENGTH:
-        return f"Names are at most {NAME_MAX_LENGTH} characters."
-    if has_control_characters(cleaned):
-        return "Names cannot contain control characters."
-    return None
-
-
-def has_control_characters(text: str) -> bool:
-    """Whether `text` holds characters no name needs and databases may refuse (NUL, surrogates)."""
-    return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
+    """Why a player's name cannot be used, or None."""
+    return PLAYER_NAME.problem(name)
 
 
 def duplicate_problems(names: Sequence[str]) -> list[Problem]:

@@ -13,7 +13,8 @@ from datetime import datetime
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ..models import ID_MAX, GameResult, Player
+from ..limits import ID_MAX
+from ..models import GameResult, Player
 from ..scoring import Mode
 from ..scoring.ratings import Rating
 from ..scoring.standings import Rivalry, WinRate, nemesis, streaks

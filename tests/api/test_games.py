@@ -226,3 +226,23 @@ def test_reading_a_game_takes_the_same_queries_however_many_hands(api, count_que
     with count_queries() as after:
         api.get(path)
     assert len(after) == len(before)
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"players": ["Ann", "B\x07b"]}, "players", "Names cannot contain control characters."),
+        ({"players": ["Ann", "x" * 41]}, "players", "Names are at most 40 characters."),
+        (
+            {"mode": "partners", "players": ["A", "B", "C", "D"], "teams": ["Re\x1bds"]},
+            "teams",
+            "Team names cannot contain control characters.",
+        ),
+        ({"target": 100_001}, "target", "The target can be at most 100,000 points."),
+    ],
+)
+def test_names_and_bounds_are_refused_in_the_setup_pages_words(api, fields, field, message):
+    body = {"mode": "standard", "players": ["Ann", "Bob"], **fields}
+    response = api.post("/api/v1/games", json=body)
+    assert response.status_code == 422
+    assert response.json == {"errors": {field: [message]}}

@@ -6,6 +6,7 @@ import pytest
 
 from scorer import scoring
 from scorer.api import schemas
+from scorer.api.openapi import OPENAPI
 
 
 def test_a_new_game_takes_its_defaults():
@@ -50,3 +51,30 @@ def test_only_the_plain_spelling_of_a_player_id_is_a_key(key):
     with pytest.raises(schemas.Invalid) as raised:
         schemas.hand_input({"went_out": 4, "counts": {key: {"points": 1}}})
     assert list(raised.value.errors) == [f"counts.{key}"]
+
+
+def test_the_documented_bodies_are_the_declared_ones():
+    # The OpenAPI document is generated from the declarations the reader checks with.
+    components = OPENAPI["components"]["schemas"]
+    assert set(components["NewGame"]["properties"]) == {
+        "mode",
+        "players",
+        "target",
+        "first_dealer",
+        "teams",
+    }
+    assert components["NewGame"]["required"] == ["mode", "players"]
+    assert components["NewGame"]["additionalProperties"] is False
+    assert set(components["HandInput"]["properties"]) == {"went_out", "counts", "number"}
+    assert components["HandInput"]["properties"]["counts"]["additionalProperties"] == {
+        "$ref": "#/components/schemas/Count"
+    }
+    assert set(components["Count"]["properties"]) == {"cards", "points"}
+
+
+def test_a_nested_type_error_is_reported_under_its_count():
+    with pytest.raises(schemas.Invalid) as raised:
+        schemas.hand_input({"went_out": 4, "counts": {"7": {"points": "5", "colour": "red"}}})
+    assert raised.value.errors == {
+        "counts.7": ['"points": Must be a whole number.', '"colour": Unknown field.']
+    }

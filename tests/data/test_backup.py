@@ -18,6 +18,7 @@ from scorer.extensions import db
 from scorer.models import Game, GameResult, Player
 from scorer.services import backup, games, hands, leagues, players, records, roster, standings
 from scorer.services.backup import BackupError
+from scorer.services.backup_format import Backup
 
 TABLES = ("players", "games", "seats", "teams", "hands", "hand_counts")
 TABLES += ("leagues", "league_teams", "seasons", "fixtures", "game_results")
@@ -658,3 +659,71 @@ def test_hands_go_to_a_spreadsheet_one_row_per_counted_player(session):
         ["2", "'@Kim", "Hal", "17", "9 8"],
     ]
     assert {row[1] for row in table[1:]} == {"standard", "partners", "challenge"}
+
+
+# The names' rules are the forms' rules (scorer.limits): a restore refuses what a form refuses.
+
+NAMES_THE_FORMS_REFUSE = {
+    "a league name with a control character": (
+        broken_league(lambda league: league.update(name="Thursday\x07club")),
+        r"leagues\[0\]\.name: League names cannot contain control characters\.",
+    ),
+    "a league name too long": (
+        broken_league(lambda league: league.update(name="x" * 61)),
+        r"leagues\[0\]\.name: League names are at most 60 characters\.",
+    ),
+    "a blank league name": (
+        broken_league(lambda league: league.update(name="  ")),
+        r"leagues\[0\]\.name: Type a name for the league\.",
+    ),
+    "a league team name with a control character": (
+        broken_league(lambda league: league["teams"][0].update(name="Sha\x1brks")),
+        r"leagues\[0\]\.teams\[0\]\.name: Team names cannot contain control characters\.",
+    ),
+    "a game team name with a control character": (
+        broken(
+            lambda d: d["games"][0].update(
+                mode="partners",
+                seats=[7, 3, 8, 9],
+                teams=[{"side": 0, "name": "Re\x00ds"}],
+            )
+        ),
+        r"games\[0\]\.teams\[0\]\.name: Team names cannot contain control characters\.",
+    ),
+    "a player name with a lone surrogate": (
+        broken(lambda d: d["players"][0].update(name="Ann\ud800")),
+        r"players\[0\]\.name: Names cannot contain control characters\.",
+    ),
+}
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_restore_refuses_names_the_forms_refuse_saying_where(session, subtests):
+    for case, (data, message) in NAMES_THE_FORMS_REFUSE.items():
+        with subtests.test(case):
+            with pytest.raises(BackupError, match=message):
+                backup.import_all(session, data)
+            session.rollback()
+            assert set(row_counts(session).values()) == {0}
+
+
+def test_the_same_names_are_refused_by_the_league_service(session):
+    # The words a restore uses are the service's (and so the forms') words.
+    for name, message in [
+        ("Thursday\x07club", "League names cannot contain control characters."),
+        ("x" * 61, "League names are at most 60 characters."),
+    ]:
+        with pytest.raises(scoring.Rejected) as refused:
+            leagues.create_league(session, name, 100)
+        assert [problem.message for problem in refused.value.problems] == [message]
+
+
+def test_an_export_is_what_the_declared_format_reads(session):
+    fill(session)
+    fill_leagues(session)
+    data = json.loads(backup.dumps(backup.export_all(session)))
+
+    read = Backup.model_validate(data)
+    assert read.model_dump(mode="json") == data
+    assert read.players[0].created_at.tzinfo is None  # stored as UTC without a zone
+    assert Backup.model_json_schema()["required"] == ["players", "games"]

@@ -10,7 +10,7 @@ from factories import make_game
 from markup import parse
 
 from scorer.extensions import db
-from scorer.models import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from scorer.limits import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
 from scorer.scoring import MAX_PLAYERS, MIN_PLAYERS
 from scorer.services import leagues
 

@@ -1,0 +1,275 @@
+"""The backup file, declared once: what `backup.export_all` writes and `backup.import_all` reads.
+
+Each entry's fields, their types and their limits (the names' rules come from scorer.limits, as
+on the forms) are checked here; a problem is reported with where it is in the file, as
+"games[2].hands[0].counts[1].seat: expected a seat, found 'x'". What needs more than one entry
+(an id used twice, a seat for an unknown player, a hand the rules refuse) is checked by the
+restore itself. Fields added to the format after its first files have defaults, so those files
+read as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Annotated, Any, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import ErrorDetails, PydanticCustomError
+
+from .. import scoring
+from ..limits import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME, NameRule, clean_name, is_id
+from .hands import LAST_CARDS
+from .leagues import FORMATS
+
+FORMAT = "uno-scorer"
+VERSION = 1
+
+
+def _expect(what: str, valid: Callable[[Any], bool]) -> BeforeValidator:
+    """Refuse a value that is not `what`, saying what was found instead."""
+
+    def check(value: Any) -> Any:
+        if not valid(value):
+            raise PydanticCustomError(
+                "expected", "expected {what}, found {found}", {"what": what, "found": repr(value)}
+            )
+        return value
+
+    return BeforeValidator(check)
+
+
+def _problem(kind: str, message: str) -> PydanticCustomError:
+    return PydanticCustomError(kind, "{message}", {"message": message})
+
+
+def _one_of(values: list[str]) -> BeforeValidator:
+    """Refuse anything but one of `values`, naming them as "a, b or c"."""
+    named = f"{', '.join(values[:-1])} or {values[-1]}"
+    return _expect(named, lambda value: isinstance(value, str) and value in values)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _named(rule: NameRule, exact: bool = False) -> AfterValidator:
+    """A name as the forms would take it; `exact`: and written as the app stores it."""
+
+    def check(name: str) -> str:
+        problem = rule.stored_problem(name)
+        if problem is None and exact and clean_name(name) != name:
+            problem = "spaces around or inside the name"
+        if problem:
+            raise _problem("name", problem)
+        return name
+
+    return AfterValidator(check)
+
+
+def _moment(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str):
+        raise _problem("moment", f"expected an ISO 8601 date and time, found {value!r}")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise _problem("moment", f"{value!r} is not an ISO 8601 date and time") from None
+    # Stored as UTC without a zone; a time given with another offset is converted.
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def _timestamp(moment: datetime) -> str:
+    return moment.replace(tzinfo=UTC).isoformat()
+
+
+def _last_card(card: str) -> str:
+    if card not in LAST_CARDS:
+        raise _problem("last_card", f"one of {', '.join(LAST_CARDS)}, or null")
+    return card
+
+
+T = TypeVar("T")
+Listed = Annotated[list[T], _expect("a list", lambda value: isinstance(value, list))]
+# A date and time in UTC, written in ISO 8601 with its offset; read with any offset.
+Moment = Annotated[
+    datetime,
+    PlainValidator(_moment),
+    PlainSerializer(_timestamp),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+Whole = Annotated[int, _expect("a whole number", _is_int), Field(ge=0)]
+Positive = Annotated[int, _expect("a whole number", _is_int), Field(ge=1)]
+RowId = Annotated[int, _expect("a whole number above 0", is_id)]
+Seat = Annotated[int, _expect("a seat", _is_int)]
+Side = Annotated[int, _expect("a side", _is_int)]
+HandNumber = Annotated[int, _expect("a hand number", _is_int)]
+Points = Annotated[int, _expect("a whole number or null", _is_int)]
+PlayerRef = Annotated[int, _expect("a player id", _is_int)]
+TeamRef = Annotated[int, _expect("a team id", _is_int)]
+GameRef = Annotated[int, _expect("a game id or null", _is_int)]
+MODES = [mode.value for mode in scoring.Mode]
+Mode = Annotated[str, _one_of(MODES)]
+LeagueFormat = Annotated[str, _one_of(list(FORMATS))]
+Text = Annotated[str, _expect("a name", lambda value: isinstance(value, str))]
+Cards = Annotated[
+    list[str],
+    _expect(
+        "a list of cards or null",
+        lambda cards: isinstance(cards, list) and all(isinstance(c, str) and c for c in cards),
+    ),
+]
+LastCard = Annotated[
+    str, _expect("a card or null", lambda value: isinstance(value, str)), AfterValidator(_last_card)
+]
+# A blank team name is stored as no name: a file writes it as null, or leaves the team out.
+NAMED_TEAM = replace(TEAM_NAME, blank="Team names cannot be blank.")
+
+
+class Entry(BaseModel):
+    # Fields a later scorer may add are ignored, as they were before the format was declared.
+    model_config = ConfigDict(extra="ignore")
+
+
+class PlayerEntry(Entry):
+    id: RowId
+    name: Annotated[Text, _named(PLAYER_NAME, exact=True)]
+    created_at: Moment
+    # Added to the format after its first files: missing means not archived.
+    archived_at: Moment | None = None
+
+
+class CountEntry(Entry):
+    seat: Seat
+    cards: Cards | None
+    points: Points | None
+
+    @model_validator(mode="after")
+    def _cards_or_points(self) -> CountEntry:
+        if (self.cards is None) == (self.points is None):
+            raise _problem("count", "give either cards or points")
+        return self
+
+
+class HandEntry(Entry):
+    number: HandNumber
+    went_out: Seat
+    last_card: LastCard | None
+    created_at: Moment
+    updated_at: Moment
+    counts: Listed[CountEntry]
+
+
+class TeamEntry(Entry):
+    side: Side
+    name: Annotated[Text, _named(NAMED_TEAM)]
+
+
+class GameEntry(Entry):
+    id: RowId
+    mode: Mode
+    target: Whole
+    first_dealer: Whole
+    deck_copies: Positive
+    blanks: Whole
+    blank_value: Whole
+    created_at: Moment
+    updated_at: Moment
+    finished_at: Moment | None
+    version: Whole
+    rematch_of: GameRef | None
+    seats: Listed[PlayerRef]
+    teams: Listed[TeamEntry]
+    hands: Listed[HandEntry]
+
+
+class LeagueTeamEntry(Entry):
+    id: RowId
+    players: Listed[PlayerRef]
+    name: Annotated[Text, _named(NAMED_TEAM)] | None
+
+
+class FixtureEntry(Entry):
+    id: RowId
+    round: Positive
+    table: Positive
+    home: TeamRef
+    away: TeamRef
+    game: GameRef | None
+
+
+class SeasonEntry(Entry):
+    number: Positive
+    legs: Positive
+    created_at: Moment
+    fixtures: Listed[FixtureEntry]
+
+
+class LeagueEntry(Entry):
+    id: RowId
+    name: Annotated[Text, _named(LEAGUE_NAME)]
+    format: LeagueFormat
+    mode: Mode
+    target: Positive
+    created_at: Moment
+    teams: Listed[LeagueTeamEntry]
+    seasons: Listed[SeasonEntry]
+
+
+class Backup(Entry):
+    """A whole backup file: format "uno-scorer", version 1."""
+
+    format: Annotated[str, Field(json_schema_extra={"const": FORMAT})] = FORMAT
+    version: Annotated[int, Field(json_schema_extra={"const": VERSION})] = VERSION
+    exported_at: Moment | None = None
+    players: Listed[PlayerEntry]
+    games: Listed[GameEntry]
+    # Leagues came to the format after its first files: a file without them has none.
+    leagues: Listed[LeagueEntry] = Field(default_factory=list)
+
+
+class Unreadable(ValueError):
+    """A file that does not hold together as a backup; the message says where."""
+
+
+def read(data: dict[str, Any]) -> Backup:
+    """The backup in `data`; Unreadable, naming the first problem and where it is, if not one."""
+    try:
+        return Backup.model_validate(data)
+    except ValidationError as error:
+        raise Unreadable(_message(error.errors(include_url=False)[0])) from None
+
+
+def _message(detail: ErrorDetails) -> str:
+    loc = detail["loc"]
+    if detail["type"] == "missing":
+        where, key = _where(loc[:-1]), loc[-1]
+        return f"{where}: {key} is missing." if where else f"{key} is missing."
+    where = _where(loc) or "The backup"
+    if detail["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        return f"{where}: expected an object."
+    if detail["type"] == "greater_than_equal":
+        return f"{where}: must be at least {detail.get('ctx', {})['ge']}."
+    message = detail["msg"]
+    return f"{where}: {message}" + ("" if message.endswith(".") else ".")
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """A place in the file, as "games[2].hands[0].seat"."""
+    where = ""
+    for part in loc:
+        where += f"[{part}]" if isinstance(part, int) else f".{part}" if where else str(part)
+    return where
