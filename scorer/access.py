@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db, limiter, login_manager
+from .fragments import wants_fragment
 from .models import NAME_MAX_LENGTH, ApiToken, User
-from .views.htmx import wants_fragment
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Signing in is a POST that must stay open, or nobody could ever sign in.

@@ -10,13 +10,13 @@ from typing import Any
 
 from .. import scoring
 from ..models import Seat
-from ..services.games import GameView
 from ..services.records import PlayerRecord
+from ..services.snapshots import GameSnapshot
 
 Document = dict[str, Any]
 
 
-def game_document(view: GameView) -> Document:
+def game_document(view: GameSnapshot) -> Document:
     """A game with its players, teams (partners only), hands and standing."""
     state = view.state
     names = view.names
@@ -54,7 +54,7 @@ def game_document(view: GameView) -> Document:
     }
 
 
-def _player(view: GameView, seat: Seat, partners: bool) -> Document:
+def _player(view: GameSnapshot, seat: Seat, partners: bool) -> Document:
     side = view.state.side_of(seat.position)
     return {
         "id": seat.player_id,
@@ -67,7 +67,7 @@ def _player(view: GameView, seat: Seat, partners: bool) -> Document:
     }
 
 
-def _winner(view: GameView, side: scoring.SideState) -> Document:
+def _winner(view: GameSnapshot, side: scoring.SideState) -> Document:
     return {"name": view.side_name(side), "players": [view.names[seat] for seat in side.seats]}
 
 

@@ -12,6 +12,7 @@ from ..extensions import csrf, db
 from ..scoring import Rejected
 from ..services import games, hands, records
 from ..services.errors import Conflict, ServiceError
+from ..services.snapshots import GameSnapshot
 from . import errors, schemas
 from .documents import Document, game_document, player_document
 from .openapi import OPENAPI
@@ -117,9 +118,7 @@ def _body() -> object:
         raise BadRequest("The body is not valid JSON.") from None
 
 
-def _change(
-    view: games.GameView, number: int, status: int, change: Callable[[], object]
-) -> Response:
+def _change(view: GameSnapshot, number: int, status: int, change: Callable[[], object]) -> Response:
     """Run a service that changes hand `number`, answering its refusals as 422 and 409."""
     game_id = view.game.id
     try:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from .. import scoring
 from ..models import ID_MAX
-from ..services.games import GameView
 from ..services.hands import HandEntry
+from ..services.snapshots import GameSnapshot
 
 # The largest whole number the database's integer columns hold (ids, targets).
 INT_MAX = ID_MAX
@@ -95,7 +95,7 @@ def hand_input(body: object) -> HandInput:
     return HandInput(went_out, counts, number)
 
 
-def hand_entry(view: GameView, hand: HandInput) -> HandEntry:
+def hand_entry(view: GameSnapshot, hand: HandInput) -> HandEntry:
     """The hand by seat, as the services take it; Invalid for a player id not in this game."""
     seats = {seat.player_id: seat.position for seat in view.game.seats}
     errors: Errors = {}

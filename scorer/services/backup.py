@@ -49,9 +49,9 @@ from ..models import (
 )
 from . import players, results
 from .errors import ServiceError
-from .games import hand_of, rules_of
 from .hands import LAST_CARDS
 from .leagues import FORMATS
+from .snapshots import hand_of, rules_of
 
 FORMAT = "uno-scorer"
 VERSION = 1

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from .. import scoring
 from ..models import Game, Hand, HandCount, utcnow
-from . import replays
 from .errors import Conflict
-from .games import GameView, StoredHand, load_game, mark_changed
+from .games import mark_changed
+from .snapshots import GameSnapshot, StoredHand, load_game, remember
 
 LAST_CARDS = ("draw2", "wild4")
 
@@ -28,8 +28,13 @@ class HandEntry:
 
 
 def record_hand(
-    session: Session, game_id: int, number: int, entry: HandEntry, *, seen: GameView | None = None
-) -> GameView:
+    session: Session,
+    game_id: int,
+    number: int,
+    entry: HandEntry,
+    *,
+    seen: GameSnapshot | None = None,
+) -> GameSnapshot:
     """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict.
 
     `seen` is the game as the caller read it to check the entry; it is used again if no one has
@@ -60,8 +65,13 @@ def record_hand(
 
 
 def edit_hand(
-    session: Session, game_id: int, number: int, entry: HandEntry, *, seen: GameView | None = None
-) -> GameView:
+    session: Session,
+    game_id: int,
+    number: int,
+    entry: HandEntry,
+    *,
+    seen: GameSnapshot | None = None,
+) -> GameSnapshot:
     """Replace hand `number`; refused when a later hand would no longer fit the rules."""
     view = _load_for_change(session, game_id, seen)
     view.hand(number)
@@ -82,8 +92,8 @@ def edit_hand(
 
 
 def undo_last_hand(
-    session: Session, game_id: int, number: int, *, seen: GameView | None = None
-) -> GameView:
+    session: Session, game_id: int, number: int, *, seen: GameSnapshot | None = None
+) -> GameSnapshot:
     """Delete hand `number`, which must still be the last one."""
     view = _load_for_change(session, game_id, seen)
     view.hand(number)
@@ -99,7 +109,7 @@ def undo_last_hand(
     return _committed(session, after)
 
 
-def _load_for_change(session: Session, game_id: int, seen: GameView | None) -> GameView:
+def _load_for_change(session: Session, game_id: int, seen: GameSnapshot | None) -> GameSnapshot:
     """The game as it stands now, held until the transaction ends: one change at a time per game."""
     # A write that changes nothing, before anything is read, takes the game's row lock on PostgreSQL
     # and the write lock on SQLite: a second phone waits here, then reads what the first one saved.
@@ -122,10 +132,10 @@ def _load_for_change(session: Session, game_id: int, seen: GameView | None) -> G
     return load_game(session, game_id)
 
 
-def _committed(session: Session, view: GameView) -> GameView:
+def _committed(session: Session, view: GameSnapshot) -> GameSnapshot:
     # Only once committed: a change rolled back must not leave its replay behind under a version
     # that the next change will then take.
-    replays.put(session, view.game, view.version, (view.hands, view.state))
+    remember(session, view)
     return view
 
 

@@ -28,12 +28,10 @@ from ..models import (
     LeagueTeam,
     Player,
     Season,
-    Seat,
-    Team,
 )
 from ..scoring import MAX_TARGET, Mode, Problem, Rejected
 from ..scoring import leagues as tables
-from . import players
+from . import games, players
 from .errors import Conflict, NotFound
 
 FORMATS = {"teams": "Teams of two", "rotation": "Eight players, rotating partners"}
@@ -305,25 +303,16 @@ def start_fixture(session: Session, fixture_id: int) -> Game:
         return fixture.game
     home, away = fixture.home, fixture.away
     seated = [home.first_player, away.first_player, home.second_player, away.second_player]
-    league = fixture.season.league
-    game = Game(mode=Mode.PARTNERS.value, target=league.target, first_dealer=0)
-    game.seats = [Seat(position=position, player=player) for position, player in enumerate(seated)]
-    game.teams = [
-        Team(side=side, name=team.name) for side, team in enumerate((home, away)) if team.name
-    ]
+    game = games.add_game(
+        session,
+        Mode.PARTNERS.value,
+        [player.name for player in seated],
+        fixture.season.league.target,
+        team_names=[home.name or "", away.name or ""],
+    )
     fixture.game = game
-    session.add(game)
     session.commit()
     return game
-
-
-def fixture_of_game(session: Session, game_id: int) -> Fixture | None:
-    """The fixture a game was played for, with its league, or None."""
-    return session.scalar(
-        select(Fixture)
-        .where(Fixture.game_id == game_id)
-        .options(joinedload(Fixture.season).joinedload(Season.league))
-    )
 
 
 def _new_season(league: League, legs: int) -> Season:

@@ -9,6 +9,7 @@ from ..forms.hands import HandForm
 from ..scoring import Rejected
 from ..services import games, hands
 from ..services.errors import Conflict
+from ..services.snapshots import GameSnapshot
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
@@ -82,13 +83,13 @@ def undo(game_id: int, number: int) -> Response:
     return see_other(url_for("games.show", game_id=game_id))
 
 
-def _game(view: games.GameView, form: HandForm, status: int, notice: str | None = None) -> Response:
+def _game(view: GameSnapshot, form: HandForm, status: int, notice: str | None = None) -> Response:
     return render(
         "games/show.html", "games/_game.html", status, view=view, form=form, notice=notice
     )
 
 
-def _saved(view: games.GameView) -> Response:
+def _saved(view: GameSnapshot) -> Response:
     """After saving: htmx gets the fresh game in place, a browser is sent back to the game page."""
     if wants_fragment():
         return _game(view, HandForm.for_game(view, formdata=None), 200)
