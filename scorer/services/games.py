@@ -18,6 +18,7 @@ from .snapshots import GameSnapshot, snapshots_of, with_players
 # Re-exported: reading one game is part of what the views and the API ask of games.
 from .snapshots import load_game as load_game
 from .snapshots import state_before as state_before
+from .transactions import in_transaction
 
 RECENT_FINISHED = 10
 
@@ -75,12 +76,12 @@ def create_game(
     """
     for attempt in range(2):
         try:
-            game = add_game(session, mode, names, target, first_dealer, rematch_of_id, team_names)
-            session.commit()
-            return game
+            with in_transaction(session):
+                return add_game(
+                    session, mode, names, target, first_dealer, rematch_of_id, team_names
+                )
         except IntegrityError:
             # Someone added one of these names to the roster at the same moment; use theirs.
-            session.rollback()
             if attempt:
                 raise
     raise AssertionError("unreachable")

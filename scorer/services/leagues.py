@@ -11,10 +11,10 @@ pairs each with every other once (28 pairs, stored as teams) and plays 7 rounds 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload, selectinload
 
@@ -33,6 +33,7 @@ from ..scoring import MAX_TARGET, Mode, Problem, Rejected
 from ..scoring import leagues as tables
 from . import games, players
 from .errors import Conflict, NotFound
+from .transactions import in_transaction, lock_fixture
 
 FORMATS = {"teams": "Teams of two", "rotation": "Eight players, rotating partners"}
 LEGS = {1: "Once", 2: "Twice (home and away)"}
@@ -106,9 +107,9 @@ def create_league(session: Session, name: str, target: int, format: str = "teams
         problems.append(Problem("Choose teams of two or the eight-player rotation.", "format"))
     if problems:
         raise Rejected(problems)
-    league = League(name=name, target=target, format=format, mode=Mode.PARTNERS.value)
-    session.add(league)
-    session.commit()
+    with in_transaction(session):
+        league = League(name=name, target=target, format=format, mode=Mode.PARTNERS.value)
+        session.add(league)
     return league
 
 
@@ -134,6 +135,16 @@ def register_team(
     session: Session, league_id: int, first: str, second: str, name: str = ""
 ) -> LeagueTeam:
     """Register two players (by name; new names join the roster) as a team of the league."""
+    try:
+        with in_transaction(session):
+            return _register_team(session, league_id, first, second, name)
+    except IntegrityError:
+        raise Rejected([Problem("That team was registered just now.", "second")]) from None
+
+
+def _register_team(
+    session: Session, league_id: int, first: str, second: str, name: str
+) -> LeagueTeam:
     league = load_league(session, league_id)
     if league.format != "teams":
         raise Conflict("In the eight-player format the partners rotate; there are no teams.")
@@ -171,21 +182,19 @@ def register_team(
                     Problem(f"{player.name} already plays for {team_name(team)}.", field)
                 )
     if problems:
-        session.rollback()
         raise Rejected(problems)
     low, high = sorted((one, two), key=lambda player: player.id)
     team = LeagueTeam(league=league, first_player=low, second_player=high, name=name or None)
     session.add(team)
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise Rejected([Problem("That team was registered just now.", "second")]) from None
     return team
 
 
 def add_season(session: Session, league_id: int, legs: int = 1) -> Season:
     """A new season in which every registered team meets every other `legs` times."""
+    return _saved_season(session, lambda: _add_season(session, league_id, legs))
+
+
+def _add_season(session: Session, league_id: int, legs: int) -> Season:
     league = load_league(session, league_id)
     if league.format != "teams":
         raise Conflict("Seasons of the eight-player format are started with their players.")
@@ -197,11 +206,16 @@ def add_season(session: Session, league_id: int, legs: int = 1) -> Season:
     for number, fixtures in enumerate(tables.round_robin(list(league.teams), legs), start=1):
         for table, (home, away) in enumerate(fixtures, start=1):
             season.fixtures.append(Fixture(round=number, table_number=table, home=home, away=away))
-    return _save_season(session, season)
+    session.add(season)
+    return season
 
 
 def add_rotation_season(session: Session, league_id: int, names: Sequence[str]) -> Season:
     """A season of the eight-player format for these players (new names join the roster)."""
+    return _saved_season(session, lambda: _add_rotation_season(session, league_id, names))
+
+
+def _add_rotation_season(session: Session, league_id: int, names: Sequence[str]) -> Season:
     league = load_league(session, league_id)
     if league.format != "rotation":
         raise Conflict("This league plays registered teams; start its seasons with them.")
@@ -233,7 +247,8 @@ def add_rotation_season(session: Session, league_id: int, names: Sequence[str]) 
             season.fixtures.append(
                 Fixture(round=number, table_number=table, home=pair(*home), away=pair(*away))
             )
-    return _save_season(session, season)
+    session.add(season)
+    return season
 
 
 def load_season(session: Session, league_id: int, number: int) -> SeasonView:
@@ -279,11 +294,12 @@ def start_fixture(session: Session, fixture_id: int) -> Game:
     """The fixture's partners game: started now, or the one already started (on another phone)."""
     if not 0 < fixture_id <= ID_MAX:
         raise NotFound("There is no such fixture.")
-    fixtures = Fixture.__table__
-    # Lock the fixture first, so two phones starting it at once get the same game.
-    session.execute(
-        update(fixtures).where(fixtures.c.id == fixture_id).values(game_id=fixtures.c.game_id)
-    )
+    with in_transaction(session):
+        return _start_fixture(session, fixture_id)
+
+
+def _start_fixture(session: Session, fixture_id: int) -> Game:
+    lock_fixture(session, fixture_id)
     fixture = session.scalar(
         select(Fixture)
         .where(Fixture.id == fixture_id)
@@ -299,7 +315,6 @@ def start_fixture(session: Session, fixture_id: int) -> Game:
     if fixture is None:
         raise NotFound("There is no such fixture.")
     if fixture.game is not None:
-        session.commit()
         return fixture.game
     home, away = fixture.home, fixture.away
     seated = [home.first_player, away.first_player, home.second_player, away.second_player]
@@ -311,7 +326,6 @@ def start_fixture(session: Session, fixture_id: int) -> Game:
         team_names=[home.name or "", away.name or ""],
     )
     fixture.game = game
-    session.commit()
     return game
 
 
@@ -320,14 +334,12 @@ def _new_season(league: League, legs: int) -> Season:
     return Season(league=league, number=number, legs=legs)
 
 
-def _save_season(session: Session, season: Season) -> Season:
-    session.add(season)
+def _saved_season(session: Session, add: Callable[[], Season]) -> Season:
     try:
-        session.commit()
+        with in_transaction(session):
+            return add()
     except IntegrityError:
-        session.rollback()
         raise Conflict("Another season was started just now; have a look at it first.") from None
-    return season
 
 
 def _results(

@@ -19,6 +19,7 @@ from .. import scoring
 from ..models import Game, GameResult, RatingClock, Seat
 from ..scoring import ratings, standings
 from .snapshots import GameSnapshot, rules_of, stored_hands
+from .transactions import in_transaction, lock_rating_clock
 
 CLOCK_ID = 1
 
@@ -56,8 +57,7 @@ def game_changed(session: Session, view: GameSnapshot, was_finished: bool) -> No
 def lock(session: Session) -> int:
     """Take the rating lock until the transaction ends; the last seq given out."""
     clock = RatingClock.__table__
-    session.execute(update(clock).where(clock.c.id == CLOCK_ID).values(last_seq=clock.c.last_seq))
-    last = session.scalar(select(clock.c.last_seq).where(clock.c.id == CLOCK_ID))
+    last = lock_rating_clock(session, CLOCK_ID)
     if last is None:
         session.execute(insert(clock).values(id=CLOCK_ID, last_seq=0))
         return 0
@@ -116,6 +116,11 @@ def rebuild_all(session: Session) -> int:
 
     For a database restored from a backup, or filled by hand. Returns how many games were rated.
     """
+    with in_transaction(session):
+        return _rebuild_all(session)
+
+
+def _rebuild_all(session: Session) -> int:
     lock(session)
     session.execute(delete(GameResult))
     finished = session.scalars(
@@ -137,7 +142,6 @@ def rebuild_all(session: Session) -> int:
         session.execute(insert(GameResult), rows)
     _set_clock(session, seq)
     recompute_from(session, 1)
-    session.commit()
     return seq
 
 

@@ -17,6 +17,7 @@ from ..models import GameResult, LeagueTeam, Player, Seat, utcnow
 from ..scoring import Problem, Rejected
 from . import players, results
 from .profiles import load_player
+from .transactions import in_transaction
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,11 @@ def entries(session: Session) -> list[Entry]:
 
 def rename(session: Session, player_id: int, name: str) -> Player:
     """Give a player a new name; refused when it is blank, too long or another player's."""
+    with in_transaction(session):
+        return _rename(session, player_id, name)
+
+
+def _rename(session: Session, player_id: int, name: str) -> Player:
     player = load_player(session, player_id)
     problem = players.name_problem(name)
     if problem:
@@ -68,15 +74,14 @@ def rename(session: Session, player_id: int, name: str) -> Player:
         )
     player.name = players.clean_name(name)
     player.name_key = key
-    session.commit()
     return player
 
 
 def set_archived(session: Session, player_id: int, archived: bool) -> Player:
     """Hide a player from the pickers (their history stays), or bring them back."""
-    player = load_player(session, player_id)
-    player.archived_at = (player.archived_at or utcnow()) if archived else None
-    session.commit()
+    with in_transaction(session):
+        player = load_player(session, player_id)
+        player.archived_at = (player.archived_at or utcnow()) if archived else None
     return player
 
 
@@ -86,6 +91,11 @@ def merge(session: Session, keep_id: int, drop_id: int) -> Player:
     Refused when they are the same entry, sat in the same game (two people, then) or are both in
     teams that would become the same team.
     """
+    with in_transaction(session):
+        return _merge(session, keep_id, drop_id)
+
+
+def _merge(session: Session, keep_id: int, drop_id: int) -> Player:
     keep = load_player(session, keep_id)
     drop = load_player(session, drop_id)
     if keep.id == drop.id:
@@ -120,7 +130,6 @@ def merge(session: Session, keep_id: int, drop_id: int) -> Player:
     session.execute(delete(Player).where(Player.id == drop.id))
     if start is not None:
         results.recompute_from(session, start)
-    session.commit()
     return keep
 
 

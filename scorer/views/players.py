@@ -52,7 +52,6 @@ def _change(player_id: int, form, change: Callable[[], object], page: str) -> Re
                 change()
                 return see_other(url_for("players.show", player_id=player_id))
         except Rejected as rejected:
-            db.session.rollback()
             form.attach(rejected.problems)
         status = 422
     player = profiles.load_player(db.session, player_id)
