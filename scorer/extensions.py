@@ -26,10 +26,7 @@ class Base(DeclarativeBase):
     )
 
 
-# Not expired on commit: a change's response is rendered from the objects it just saved, without
-# loading them all again. A change reads the game afresh under its lock (services.hands expires
-# what the session held before), so nothing stale is ever checked against.
-db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+db = SQLAlchemy(model_class=Base)
 # render_as_batch: SQLite can only alter a table by copying it, which batch mode does for us.
 migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as_batch=True)
 csrf = CSRFProtect()

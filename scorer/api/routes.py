@@ -66,9 +66,7 @@ def record_hand(game_id: int) -> Response:
     data = schemas.hand_input(_body())
     number = view.state.next_hand_number if data.number is None else data.number
     entry = schemas.hand_entry(view, data)
-    return _change(
-        view, number, 201, lambda: hands.record_hand(db.session, game_id, number, entry, seen=view)
-    )
+    return _change(view, number, 201, lambda: hands.record_hand(db.session, game_id, number, entry))
 
 
 class HandResource(MethodView):
@@ -85,14 +83,12 @@ class HandResource(MethodView):
             view,
             number,
             200,
-            lambda: hands.edit_hand(db.session, game_id, number, entry, seen=view),
+            lambda: hands.edit_hand(db.session, game_id, number, entry),
         )
 
     def delete(self, game_id: int, number: int) -> Response:
         view = games.load_game(db.session, game_id)
-        return _change(
-            view, number, 200, lambda: hands.undo_last_hand(db.session, game_id, number, seen=view)
-        )
+        return _change(view, number, 200, lambda: hands.undo_last_hand(db.session, game_id, number))
 
 
 bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))

@@ -223,14 +223,33 @@ def _stored_hands(
     return found
 
 
-def remember(session: Session, snapshot: GameSnapshot) -> None:
-    """Keep a change's snapshot for the reads after it; only once the change is committed."""
+Replay = tuple[tuple[StoredHand, ...], scoring.GameState]
+
+
+@dataclass(frozen=True)
+class ChangedReplay:
+    """A change's replay with the key it will be kept under, taken before the commit."""
+
+    key: tuple
+    replay: Replay
+
+
+def changed_replay(snapshot: GameSnapshot) -> ChangedReplay:
+    """What `remember` keeps of a change; taken inside its transaction, while the game is loaded."""
+    game = snapshot.game
+    return ChangedReplay(
+        (game.id, game.created_at, snapshot.version), (snapshot.hands, snapshot.state)
+    )
+
+
+def remember(session: Session, changed: ChangedReplay) -> None:
+    """Keep a change's replay for the reads after it; only once the change is committed."""
     # A change rolled back must not leave its replay behind under a version that the next change
     # will then take.
-    _keep(session, snapshot.game, snapshot.version, (snapshot.hands, snapshot.state))
+    replays = _replays_of(session)
+    with replays.lock:
+        replays.entries[changed.key] = changed.replay
 
-
-Replay = tuple[tuple[StoredHand, ...], scoring.GameState]
 
 _caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _caches_lock = threading.Lock()

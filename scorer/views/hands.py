@@ -33,7 +33,7 @@ def create(game_id: int) -> Response:
     if not form.validate():
         return _game(view, form, 422)
     try:
-        view = hands.record_hand(db.session, game_id, number, form.entry(), seen=view)
+        view = hands.record_hand(db.session, game_id, number, form.entry())
     except Rejected as rejected:
         form.attach(rejected.problems, number)
         return _game(view, form, 422)
@@ -55,7 +55,7 @@ def edit(game_id: int, number: int) -> Response:
     elif request.method == "POST":
         try:
             if form.validate():
-                hands.edit_hand(db.session, game_id, number, form.entry(), seen=view)
+                hands.edit_hand(db.session, game_id, number, form.entry())
                 return see_other(url_for("games.show", game_id=game_id))
         except Rejected as rejected:
             form.attach(rejected.problems, number)
@@ -70,7 +70,7 @@ def undo(game_id: int, number: int) -> Response:
     if request.method == "GET":
         return render("hands/undo.html", "hands/_undo.html", view=view, hand=hand)
     try:
-        hands.undo_last_hand(db.session, game_id, number, seen=view)
+        hands.undo_last_hand(db.session, game_id, number)
     except Conflict as conflict:
         return render(
             "hands/undo.html",
