@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import scoring
 from ..models import Seat
-from ..services.records import PlayerRecord
+from ..services.players import RosterEntry
 from ..services.snapshots import GameSnapshot
 
 Document = dict[str, Any]
@@ -71,7 +71,7 @@ def _winner(view: GameSnapshot, side: scoring.SideState) -> Document:
     return {"name": view.side_name(side), "players": [view.names[seat] for seat in side.seats]}
 
 
-def player_document(record: PlayerRecord) -> Document:
+def player_document(record: RosterEntry) -> Document:
     """A roster player with the games they sat in and the games their side won."""
     return {
         "id": record.player.id,

@@ -10,7 +10,7 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType, default_except
 
 from ..extensions import csrf, db
 from ..scoring import Rejected
-from ..services import games, hands, records
+from ..services import games, hands, players
 from ..services.errors import Conflict, ServiceError
 from ..services.snapshots import GameSnapshot
 from . import errors, schemas
@@ -96,12 +96,12 @@ bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))
 
 @bp.get("/players")
 def list_players() -> Response:
-    return _answer({"players": list(map(player_document, records.player_records(db.session)))})
+    return _answer({"players": list(map(player_document, players.roster_entries(db.session)))})
 
 
 @bp.get(PLAYER)
 def get_player(player_id: int) -> Response:
-    return _answer(player_document(records.player_record(db.session, player_id)))
+    return _answer(player_document(players.roster_entry(db.session, player_id)))
 
 
 def _body() -> object:

@@ -6,7 +6,6 @@ from flask_wtf import FlaskForm
 from wtforms import FieldList, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange
 
-from ..models import NAME_MAX_LENGTH
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
 from .fields import WholeNumberField, attach
@@ -40,8 +39,6 @@ class TeamForm(FlaskForm):
     first = StringField("First player", validators=[InputRequired("Type a name.")])
     second = StringField("Second player", validators=[InputRequired("Type a name.")])
     name = StringField("Team name (optional)")
-
-    max_length = NAME_MAX_LENGTH
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"first": self.first, "second": self.second, "name": self.name})

@@ -49,7 +49,9 @@ def members(team: LeagueTeam) -> str:
 
 
 @dataclass(frozen=True)
-class FixtureView:
+class FixtureSnapshot:
+    """A fixture with its result once its game is over."""
+
     fixture: Fixture
     result: tables.FixtureResult | None
 
@@ -62,16 +64,18 @@ class FixtureView:
 
 
 @dataclass(frozen=True)
-class SeasonView:
+class SeasonSnapshot:
+    """A season's fixtures and table, as stored."""
+
     league: League
     season: Season
-    fixtures: tuple[FixtureView, ...]
+    fixtures: tuple[FixtureSnapshot, ...]
     table: tuple[tables.TableRow, ...]
     names: dict
 
     @property
-    def rounds(self) -> list[tuple[int, list[FixtureView]]]:
-        by_round: dict[int, list[FixtureView]] = {}
+    def rounds(self) -> list[tuple[int, list[FixtureSnapshot]]]:
+        by_round: dict[int, list[FixtureSnapshot]] = {}
         for view in self.fixtures:
             by_round.setdefault(view.fixture.round, []).append(view)
         return sorted(by_round.items())
@@ -251,7 +255,7 @@ def _add_rotation_season(session: Session, league_id: int, names: Sequence[str])
     return season
 
 
-def load_season(session: Session, league_id: int, number: int) -> SeasonView:
+def load_season(session: Session, league_id: int, number: int) -> SeasonSnapshot:
     """A season's fixtures (with their teams) and table, in a fixed number of queries."""
     league = load_league(session, league_id)
     season = next((s for s in league.seasons if s.number == number), None)
@@ -267,7 +271,7 @@ def load_season(session: Session, league_id: int, number: int) -> SeasonView:
     )
     teams = {team.id: team for team in league.teams}
     results = _results(session, season.id, fixtures)
-    views = tuple(FixtureView(fixture, results.get(fixture.id)) for fixture in fixtures)
+    views = tuple(FixtureSnapshot(fixture, results.get(fixture.id)) for fixture in fixtures)
     played = [result for result in results.values()]
     if league.format == "rotation":
         member_ids = {
@@ -287,7 +291,7 @@ def load_season(session: Session, league_id: int, number: int) -> SeasonView:
         )
         names = {team_id: team_name(teams[team_id]) for team_id in entered}
         table = tables.league_table(entered, played, names)
-    return SeasonView(league, season, views, tuple(table), names)
+    return SeasonSnapshot(league, season, views, tuple(table), names)
 
 
 def start_fixture(session: Session, fixture_id: int) -> Game:
