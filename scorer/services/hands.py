@@ -35,12 +35,7 @@ class HandEntry:
     last_card: str | None = None
 
 
-def record_hand(
-    session: Session,
-    game_id: int,
-    number: int,
-    entry: HandEntry,
-) -> GameSnapshot:
+def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
     """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict."""
     try:
         with in_transaction(session):
@@ -70,12 +65,7 @@ def _recorded(view: GameSnapshot, number: int, entry: HandEntry) -> GameSnapshot
     return view.with_hands((*view.hands, stored), scoring.play(view.state, stored.facts))
 
 
-def edit_hand(
-    session: Session,
-    game_id: int,
-    number: int,
-    entry: HandEntry,
-) -> GameSnapshot:
+def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
     """Replace hand `number`; refused when a later hand would no longer fit the rules."""
     with in_transaction(session):
         view = _load_for_change(session, game_id)

@@ -162,7 +162,7 @@ def snapshots_of(session: Session, found: Sequence[Game]) -> list[GameSnapshot]:
             # undo and a backup's import each replay or check them), so they are not checked again.
             state = scoring.replay(rules_of(game), [hand.facts for hand in hands], check=False)
             replay = (tuple(hands), state)
-            _keep(session, game, version, replay)
+            _keep(session, _key(game, version), replay)
         snapshots.append(GameSnapshot(game, *replay, version))
     return snapshots
 
@@ -236,19 +236,14 @@ class ChangedReplay:
 
 def changed_replay(snapshot: GameSnapshot) -> ChangedReplay:
     """What `remember` keeps of a change; taken inside its transaction, while the game is loaded."""
-    game = snapshot.game
-    return ChangedReplay(
-        (game.id, game.created_at, snapshot.version), (snapshot.hands, snapshot.state)
-    )
+    return ChangedReplay(_key(snapshot.game, snapshot.version), (snapshot.hands, snapshot.state))
 
 
 def remember(session: Session, changed: ChangedReplay) -> None:
     """Keep a change's replay for the reads after it; only once the change is committed."""
     # A change rolled back must not leave its replay behind under a version that the next change
     # will then take.
-    replays = _replays_of(session)
-    with replays.lock:
-        replays.entries[changed.key] = changed.replay
+    _keep(session, changed.key, changed.replay)
 
 
 _caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -273,10 +268,14 @@ def _replays_of(session: Session) -> _Replays:
 def kept_replay(session: Session, game: Game, version: int) -> Replay | None:
     replays = _replays_of(session)
     with replays.lock:
-        return replays.entries.get((game.id, game.created_at, version))
+        return replays.entries.get(_key(game, version))
 
 
-def _keep(session: Session, game: Game, version: int, replay: Replay) -> None:
+def _keep(session: Session, key: tuple, replay: Replay) -> None:
     replays = _replays_of(session)
     with replays.lock:
-        replays.entries[(game.id, game.created_at, version)] = replay
+        replays.entries[key] = replay
+
+
+def _key(game: Game, version: int) -> tuple:
+    return (game.id, game.created_at, version)
