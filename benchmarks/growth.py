@@ -156,20 +156,20 @@ def headers_for(name: str) -> dict[str, str]:
 def time_first_views(app, game_ids: dict[int, int], runs: int = 30) -> dict[int, float]:
     """Median ms to read a game's hands and replay them: what the first view of each version
     costs. Every later view of that version is served from the replays a process keeps
-    (scorer/services/replays.py), which is what the page and poll times above mostly show."""
+    (scorer/services/snapshots.py), which is what the page and poll times above mostly show."""
     from scorer import scoring
     from scorer.extensions import db
-    from scorer.services import games
+    from scorer.services import games, snapshots
 
     found = {}
     with app.app_context():
         for hands, game_id in game_ids.items():
             game = games.load_game(db.session, game_id).game
-            rules = games.rules_of(game)
+            rules = snapshots.rules_of(game)
             times = []
             for _ in range(runs):
                 started = time.perf_counter()
-                _version, stored = games.stored_hands(db.session, [game_id])[game_id]
+                _version, stored = snapshots.stored_hands(db.session, [game_id])[game_id]
                 scoring.replay(rules, [hand.facts for hand in stored], check=False)
                 times.append(time.perf_counter() - started)
                 db.session.rollback()

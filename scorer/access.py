@@ -18,9 +18,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .database import DbSession
 from .extensions import db, limiter, login_manager
+from .fragments import wants_fragment
 from .limits import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
 from .models import ApiToken, User
-from .views.htmx import wants_fragment
+from .services.transactions import in_transaction
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Signing in is a POST that must stay open, or nobody could ever sign in.
@@ -62,9 +63,9 @@ def add_user(session: DbSession, name: str, password: str) -> User:
     if session.scalar(select(User).where(User.name == name)):
         raise ValueError(f"There is already a user called {name}.")
     # Werkzeug's default is scrypt: slow to guess, with a salt per password.
-    user = User(name=name, password_hash=generate_password_hash(password))
-    session.add(user)
-    session.commit()
+    with in_transaction(session):
+        user = User(name=name, password_hash=generate_password_hash(password))
+        session.add(user)
     return user
 
 
@@ -79,8 +80,8 @@ def authenticate(session: DbSession, name: str, password: str) -> User | None:
 def issue_token(session: DbSession, user: User, label: str = "") -> str:
     """A new API token for `user`; it is returned once and only its digest is stored."""
     token = secrets.token_urlsafe(32)
-    session.add(ApiToken(user=user, digest=_digest(token), label=label[:NAME_MAX_LENGTH]))
-    session.commit()
+    with in_transaction(session):
+        session.add(ApiToken(user=user, digest=_digest(token), label=label[:NAME_MAX_LENGTH]))
     return token
 
 

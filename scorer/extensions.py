@@ -32,10 +32,7 @@ class Base(DeclarativeBase):
         __table__: ClassVar[Table]
 
 
-# Not expired on commit: a change's response is rendered from the objects it just saved, without
-# loading them all again. A change reads the game afresh under its lock (services.hands expires
-# what the session held before), so nothing stale is ever checked against.
-db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+db = SQLAlchemy(model_class=Base)
 
 # The models' base class. db.Model is made at run time from Base's bases and Flask-SQLAlchemy's
 # mixins, and mypy cannot take a base class from an attribute (python/mypy#8603), so for the checker

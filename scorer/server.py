@@ -6,7 +6,7 @@ of 8 threads, and 30 ms at most in two processes of 4 (BENCHMARKS.md, "Load"). w
 processes of its own, and gunicorn is the well-kept server that has them; it needs fork, so
 Windows keeps one waitress process.
 
-Each process keeps its own replays (services/replays.py) and its own sign-in rate limit
+Each process keeps its own replays (services/snapshots.py) and its own sign-in rate limit
 (memory://), so with N processes an address may try to sign in N times as often.
 """
 

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from scorer import scoring
 from scorer.models import Game
 from scorer.services import games, hands
+from scorer.services.snapshots import GameSnapshot
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 
@@ -30,7 +31,7 @@ def record(
     went_out: int,
     counts: Mapping[int, int | Sequence[str]],
     number: int | None = None,
-) -> games.GameView:
+) -> GameSnapshot:
     """Record the next hand: counts are typed totals (int) or card tokens, by seat."""
     game_id = game if isinstance(game, int) else game.id
     if number is None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from .. import scoring
 from ..models import Seat
-from ..services.games import GameView
-from ..services.records import PlayerRecord
+from ..services.players import RosterEntry
+from ..services.snapshots import GameSnapshot
 from . import schemas
 
 
-def game_document(view: GameView) -> schemas.Game:
+def game_document(view: GameSnapshot) -> schemas.Game:
     """A game with its players, teams (partners only), hands and standing."""
     state = view.state
     names = view.names
@@ -52,7 +52,7 @@ def game_document(view: GameView) -> schemas.Game:
     )
 
 
-def _player(view: GameView, seat: Seat, partners: bool) -> schemas.GamePlayer:
+def _player(view: GameSnapshot, seat: Seat, partners: bool) -> schemas.GamePlayer:
     side = view.state.side_of(seat.position)
     return schemas.GamePlayer(
         id=seat.player_id,
@@ -65,13 +65,13 @@ def _player(view: GameView, seat: Seat, partners: bool) -> schemas.GamePlayer:
     )
 
 
-def _winner(view: GameView, side: scoring.SideState) -> schemas.Winner:
+def _winner(view: GameSnapshot, side: scoring.SideState) -> schemas.Winner:
     return schemas.Winner(
         name=view.side_name(side), players=[view.names[seat] for seat in side.seats]
     )
 
 
-def player_document(record: PlayerRecord) -> schemas.Player:
+def player_document(record: RosterEntry) -> schemas.Player:
     """A roster player with the games they sat in and the games their side won."""
     return schemas.Player(
         id=record.player.id, name=record.player.name, games=record.games, wins=record.wins

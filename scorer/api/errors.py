@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import scoring
 from ..services.errors import Conflict, NotFound, ServiceError
-from ..services.games import GameView
+from ..services.snapshots import GameSnapshot
 from .schemas import Errors, ErrorsByField, Game, Invalid, Message
 
 API_PREFIX = "/api/"
@@ -70,7 +70,7 @@ def routing_error() -> Response | None:
 
 
 def problem_errors(
-    problems: Iterable[scoring.Problem], view: GameView | None = None, number: int | None = None
+    problems: Iterable[scoring.Problem], view: GameSnapshot | None = None, number: int | None = None
 ) -> ErrorsByField:
     """The rules' problems by API field: `counts.<player id>` for a count, the field name else.
 

@@ -12,8 +12,9 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType, default_except
 from ..extensions import csrf, db
 from ..limits import ID_MAX
 from ..scoring import Rejected
-from ..services import games, hands, records
+from ..services import games, hands, players
 from ..services.errors import Conflict, ServiceError
+from ..services.snapshots import GameSnapshot
 from . import errors, schemas
 from .documents import game_document, player_document
 from .openapi import OPENAPI
@@ -67,9 +68,7 @@ def record_hand(game_id: int) -> Response:
     data = schemas.hand_input(_body())
     number = view.state.next_hand_number if data.number is None else data.number
     entry = schemas.hand_entry(view, data)
-    return _change(
-        view, number, 201, lambda: hands.record_hand(db.session, game_id, number, entry, seen=view)
-    )
+    return _change(view, number, 201, lambda: hands.record_hand(db.session, game_id, number, entry))
 
 
 class HandResource(MethodView):
@@ -86,14 +85,12 @@ class HandResource(MethodView):
             view,
             number,
             200,
-            lambda: hands.edit_hand(db.session, game_id, number, entry, seen=view),
+            lambda: hands.edit_hand(db.session, game_id, number, entry),
         )
 
     def delete(self, game_id: int, number: int) -> Response:
         view = games.load_game(db.session, game_id)
-        return _change(
-            view, number, 200, lambda: hands.undo_last_hand(db.session, game_id, number, seen=view)
-        )
+        return _change(view, number, 200, lambda: hands.undo_last_hand(db.session, game_id, number))
 
 
 bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))
@@ -101,13 +98,13 @@ bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))
 
 @bp.get("/players")
 def list_players() -> Response:
-    players = list(map(player_document, records.player_records(db.session)))
-    return _answer(schemas.PlayerList(players=players))
+    entries = list(map(player_document, players.roster_entries(db.session)))
+    return _answer(schemas.PlayerList(players=entries))
 
 
 @bp.get(PLAYER)
 def get_player(player_id: int) -> Response:
-    return _answer(player_document(records.player_record(db.session, player_id)))
+    return _answer(player_document(players.roster_entry(db.session, player_id)))
 
 
 def _body() -> object:
@@ -120,9 +117,7 @@ def _body() -> object:
         raise BadRequest("The body is not valid JSON.") from None
 
 
-def _change(
-    view: games.GameView, number: int, status: int, change: Callable[[], object]
-) -> Response:
+def _change(view: GameSnapshot, number: int, status: int, change: Callable[[], object]) -> Response:
     """Run a service that changes hand `number`, answering its refusals as 422 and 409."""
     game_id = view.game.id
     try:

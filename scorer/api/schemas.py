@@ -29,8 +29,8 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .. import scoring
 from ..limits import ID_MAX, NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH, is_id
-from ..services.games import GameView
 from ..services.hands import HandEntry
+from ..services.snapshots import GameSnapshot
 
 ErrorsByField = dict[str, list[str]]
 # No field the API does not know; and with the Strict types below, JSON as it is: no "500" for
@@ -262,7 +262,7 @@ def hand_input(body: object) -> HandInput:
     return HandInput(hand.went_out, counts, hand.number)
 
 
-def hand_entry(view: GameView, hand: HandInput) -> HandEntry:
+def hand_entry(view: GameSnapshot, hand: HandInput) -> HandEntry:
     """The hand by seat, as the services take it; Invalid for a player id not in this game."""
     seats = {seat.player_id: seat.position for seat in view.game.seats}
     errors: ErrorsByField = {}

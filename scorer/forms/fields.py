@@ -41,11 +41,6 @@ def add_error(field: Field, message: str) -> None:
     field.errors = [*field.errors, message]
 
 
-def form_errors(form: Form) -> list[str]:
-    """Messages that belong to the whole form rather than one field."""
-    return list(form.form_errors)
-
-
 def attach(form: Form, problems: Iterable[Problem], fields: dict[str, Field]) -> None:
     """Put each problem next to the field it names, or on the form when no field fits."""
     for problem in problems:

@@ -15,8 +15,8 @@ from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
 from .. import scoring
-from ..services.games import GameView, StoredHand, state_before
 from ..services.hands import HandEntry
+from ..services.snapshots import GameSnapshot, StoredHand, state_before
 from .fields import WholeNumberField, attach
 
 TOTAL_MESSAGE = "Type a whole number of points, like 37."
@@ -58,7 +58,7 @@ class HandForm(FlaskForm):
 
     @classmethod
     def for_game(
-        cls, view: GameView, hand: StoredHand | None = None, filled: bool = False, **kwargs
+        cls, view: GameSnapshot, hand: StoredHand | None = None, filled: bool = False, **kwargs
     ) -> HandForm:
         """The pad for the next hand of `view`, or to edit `hand`, `filled` with what it holds."""
         form_class = _with_seats(cls, view.state.rules.players)

@@ -52,8 +52,6 @@ class TeamForm(FlaskForm):
     )
     name = StringField("Team name (optional)", render_kw={"maxlength": TEAM_NAME_MAX_LENGTH})
 
-    max_length = NAME_MAX_LENGTH
-
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"first": self.first, "second": self.second, "name": self.name})
 

@@ -7,7 +7,7 @@ mu − 3·sigma, which is 0 for a newcomer (25 − 3 × 25/3).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -52,19 +52,6 @@ def rate(prior: Mapping[Player, Rating], outcome: Outcome[Player]) -> dict[Playe
         for side, team in zip(outcome.sides, rated, strict=True)
         for player, after in zip(side, team, strict=True)
     }
-
-
-def replay(
-    prior: Mapping[Player, Rating], outcomes: Iterable[Outcome[Player]]
-) -> list[dict[Player, Rating]]:
-    """The ratings of each game's players after it, game by game, starting from `prior`."""
-    current: dict[Player, Rating] = dict(prior)
-    after: list[dict[Player, Rating]] = []
-    for outcome in outcomes:
-        changed = rate(current, outcome)
-        current.update(changed)
-        after.append(changed)
-    return after
 
 
 def _ratings(prior: Mapping[Player, Rating], side: Sequence[Player]) -> list[Rating]:

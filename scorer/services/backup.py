@@ -49,7 +49,7 @@ from . import backup_format as form
 from . import players, results
 from .backup_format import FORMAT, VERSION
 from .errors import ServiceError
-from .games import hand_of, rules_of
+from .snapshots import hand_of, rules_of
 
 CSV_COLUMNS = ("game", "mode", "hand", "went_out", "player", "points", "cards")
 # A spreadsheet takes a cell starting with one of these for a formula; a name is never one.

@@ -5,15 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .. import scoring
-from ..models import Game, Hand, HandCount, utcnow
-from . import replays
+from ..models import Hand, HandCount, utcnow
 from .errors import Conflict
-from .games import GameView, StoredHand, load_game, mark_changed
+from .games import mark_changed
+from .snapshots import (
+    ChangedReplay,
+    GameSnapshot,
+    StoredHand,
+    changed_replay,
+    load_game,
+    remember,
+)
+from .transactions import in_transaction, lock_game
 
 LAST_CARDS = ("draw2", "wild4")
 
@@ -27,15 +35,21 @@ class HandEntry:
     last_card: str | None = None
 
 
-def record_hand(
-    session: Session, game_id: int, number: int, entry: HandEntry, *, seen: GameView | None = None
-) -> GameView:
-    """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict.
+def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
+    """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict."""
+    try:
+        with in_transaction(session):
+            view = _load_for_change(session, game_id)
+            after = _recorded(view, number, entry)
+            _insert(session, game_id, after.hands[-1])
+            changed = changed_replay(mark_changed(after))
+    except IntegrityError as error:
+        raise _already_recorded(number) from error
+    return _committed(session, game_id, changed)
 
-    `seen` is the game as the caller read it to check the entry; it is used again if no one has
-    changed the game since (see _load_for_change). The same goes for editing and undoing.
-    """
-    view = _load_for_change(session, game_id, seen)
+
+def _recorded(view: GameSnapshot, number: int, entry: HandEntry) -> GameSnapshot:
+    """The game with `entry` added as hand `number`, if the rules and the game's progress allow."""
     if view.state.finished:
         raise Conflict("This game is over; no more hands can be recorded.")
     if number < view.state.next_hand_number:
@@ -48,103 +62,75 @@ def record_hand(
     problems = scoring.hand_problems(view.state, stored.facts)
     if problems:
         raise scoring.Rejected(problems)
-    after = view.with_hands((*view.hands, stored), scoring.play(view.state, stored.facts))
-    try:
-        _insert(session, game_id, stored)
-        after = mark_changed(after)
-        session.commit()
-    except IntegrityError as error:
-        session.rollback()
-        raise _already_recorded(number) from error
-    return _committed(session, after)
+    return view.with_hands((*view.hands, stored), scoring.play(view.state, stored.facts))
 
 
-def edit_hand(
-    session: Session, game_id: int, number: int, entry: HandEntry, *, seen: GameView | None = None
-) -> GameView:
+def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
     """Replace hand `number`; refused when a later hand would no longer fit the rules."""
-    view = _load_for_change(session, game_id, seen)
-    view.hand(number)
-    stored = StoredHand(number, _scoring_hand(entry), _last_card(entry))
-    hands = [stored if hand.number == number else hand for hand in view.hands]
-    after = view.with_hands(hands, scoring.replay(view.state.rules, [h.facts for h in hands]))
-    row = _row(session, game_id, number)
-    row.went_out = stored.went_out
-    row.last_card = stored.last_card
-    row.updated_at = utcnow()
-    # The old counts must be gone before the new ones take their (hand, position) places.
-    row.counts.clear()
-    session.flush()
-    row.counts = [HandCount(**values) for values in _count_values(stored.facts)]
-    after = mark_changed(after)
-    session.commit()
-    return _committed(session, after)
+    with in_transaction(session):
+        view = _load_for_change(session, game_id)
+        view.hand(number)
+        stored = StoredHand(number, _scoring_hand(entry), _last_card(entry))
+        hands = [stored if hand.number == number else hand for hand in view.hands]
+        after = view.with_hands(hands, scoring.replay(view.state.rules, [h.facts for h in hands]))
+        row = _row(session, game_id, number)
+        row.went_out = stored.went_out
+        row.last_card = stored.last_card
+        row.updated_at = utcnow()
+        # The old counts must be gone before the new ones take their (hand, position) places.
+        row.counts.clear()
+        session.flush()
+        row.counts = [HandCount(**values) for values in _count_values(stored.facts)]
+        changed = changed_replay(mark_changed(after))
+    return _committed(session, game_id, changed)
 
 
-def undo_last_hand(
-    session: Session, game_id: int, number: int, *, seen: GameView | None = None
-) -> GameView:
+def undo_last_hand(session: Session, game_id: int, number: int) -> GameSnapshot:
     """Delete hand `number`, which must still be the last one."""
-    view = _load_for_change(session, game_id, seen)
-    view.hand(number)
-    if number != len(view.hands):
-        raise Conflict(f"Hand {number} is no longer the last hand; only the last can be undone.")
-    hands = view.hands[:-1]
-    session.delete(_row(session, game_id, number))
-    # The hands before the last one were checked when they were saved, and still fit without it.
-    state = scoring.replay(view.state.rules, [hand.facts for hand in hands], check=False)
-    after = view.with_hands(hands, state)
-    after = mark_changed(after)
-    session.commit()
-    return _committed(session, after)
+    with in_transaction(session):
+        view = _load_for_change(session, game_id)
+        view.hand(number)
+        if number != len(view.hands):
+            raise Conflict(
+                f"Hand {number} is no longer the last hand; only the last can be undone."
+            )
+        hands = view.hands[:-1]
+        session.delete(_row(session, game_id, number))
+        # The hands before the last one were checked when they were saved, and still fit without it.
+        state = scoring.replay(view.state.rules, [hand.facts for hand in hands], check=False)
+        changed = changed_replay(mark_changed(view.with_hands(hands, state)))
+    return _committed(session, game_id, changed)
 
 
-def _load_for_change(session: Session, game_id: int, seen: GameView | None) -> GameView:
+def _load_for_change(session: Session, game_id: int) -> GameSnapshot:
     """The game as it stands now, held until the transaction ends: one change at a time per game."""
-    # A write that changes nothing, before anything is read, takes the game's row lock on PostgreSQL
-    # and the write lock on SQLite: a second phone waits here, then reads what the first one saved.
-    # Checked against an earlier read, an edit and an undo of one hand could each pass alone and
-    # then clash (a 500, or a deadlock), a version bump be lost, or an edit end the game under a
-    # hand saved meanwhile.
-    games = Game.__table__
-    version = session.execute(
-        update(games)
-        .where(games.c.id == game_id)
-        .values(version=games.c.version)
-        .returning(games.c.version)
-    ).scalar()
-    # Every change to a game's hands bumps its version under this lock, so a view read at the
-    # version the lock now holds is the game as it stands: no need to read it twice.
-    if seen is not None and seen.game.id == game_id and seen.version == version:
-        return seen
+    # Locked before anything is read: checked against an earlier read, an edit and an undo of one
+    # hand could each pass alone and then clash (a 500, or a deadlock), a version bump be lost, or
+    # an edit end the game under a hand saved meanwhile.
+    lock_game(session, game_id)
     # Forget what this session read before the lock, so the game is loaded afresh.
     session.expire_all()
     return load_game(session, game_id)
 
 
-def _committed(session: Session, view: GameView) -> GameView:
-    # Only once committed: a change rolled back must not leave its replay behind under a version
-    # that the next change will then take.
-    replays.put(session, view.game, view.version, (view.hands, view.state))
-    return view
+def _committed(session: Session, game_id: int, changed: ChangedReplay) -> GameSnapshot:
+    remember(session, changed)
+    # Loaded again rather than read from the rows the commit expired: one query, and the hands
+    # come from the replay just kept.
+    return load_game(session, game_id)
 
 
 def _insert(session: Session, game_id: int, stored: StoredHand) -> None:
-    # Plain INSERTs rather than new ORM objects: a save is the request a phone waits on, and the
-    # ORM's unit of work for a hand and its counts took a fifth of it.
-    hand_id = session.execute(
-        insert(Hand)
-        .values(
+    counts = [HandCount(**values) for values in _count_values(stored.facts)]
+    session.add(
+        Hand(
             game_id=game_id,
             number=stored.number,
             went_out=stored.went_out,
             last_card=stored.last_card,
+            counts=counts,
         )
-        .returning(Hand.id)
-    ).scalar_one()
-    counts = [{"hand_id": hand_id, **values} for values in _count_values(stored.facts)]
-    if counts:
-        session.execute(insert(HandCount.__table__), counts)
+    )
 
 
 def _row(session: Session, game_id: int, number: int) -> Hand:

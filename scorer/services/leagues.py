@@ -11,10 +11,10 @@ pairs each with every other once (28 pairs, stored as teams) and plays 7 rounds 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload, selectinload
 
@@ -27,13 +27,12 @@ from ..models import (
     LeagueTeam,
     Player,
     Season,
-    Seat,
-    Team,
 )
 from ..scoring import Mode, Problem, Rejected
 from ..scoring import leagues as tables
-from . import players
+from . import games, players
 from .errors import Conflict, NotFound
+from .transactions import in_transaction, lock_fixture
 
 FORMATS = {"teams": "Teams of two", "rotation": "Eight players, rotating partners"}
 LEGS = {1: "Once", 2: "Twice (home and away)"}
@@ -49,7 +48,9 @@ def members(team: LeagueTeam) -> str:
 
 
 @dataclass(frozen=True)
-class FixtureView:
+class FixtureSnapshot:
+    """A fixture with its result once its game is over."""
+
     fixture: Fixture
     result: tables.FixtureResult | None
 
@@ -62,16 +63,18 @@ class FixtureView:
 
 
 @dataclass(frozen=True)
-class SeasonView:
+class SeasonSnapshot:
+    """A season's fixtures and table, as stored."""
+
     league: League
     season: Season
-    fixtures: tuple[FixtureView, ...]
+    fixtures: tuple[FixtureSnapshot, ...]
     table: tuple[tables.TableRow, ...]
     names: dict
 
     @property
-    def rounds(self) -> list[tuple[int, list[FixtureView]]]:
-        by_round: dict[int, list[FixtureView]] = {}
+    def rounds(self) -> list[tuple[int, list[FixtureSnapshot]]]:
+        by_round: dict[int, list[FixtureSnapshot]] = {}
         for view in self.fixtures:
             by_round.setdefault(view.fixture.round, []).append(view)
         return sorted(by_round.items())
@@ -101,9 +104,9 @@ def create_league(session: Session, name: str, target: int, format: str = "teams
         problems.append(Problem("Choose teams of two or the eight-player rotation.", "format"))
     if problems:
         raise Rejected(problems)
-    league = League(name=name, target=target, format=format, mode=Mode.PARTNERS.value)
-    session.add(league)
-    session.commit()
+    with in_transaction(session):
+        league = League(name=name, target=target, format=format, mode=Mode.PARTNERS.value)
+        session.add(league)
     return league
 
 
@@ -129,6 +132,16 @@ def register_team(
     session: Session, league_id: int, first: str, second: str, name: str = ""
 ) -> LeagueTeam:
     """Register two players (by name; new names join the roster) as a team of the league."""
+    try:
+        with in_transaction(session):
+            return _register_team(session, league_id, first, second, name)
+    except IntegrityError:
+        raise Rejected([Problem("That team was registered just now.", "second")]) from None
+
+
+def _register_team(
+    session: Session, league_id: int, first: str, second: str, name: str
+) -> LeagueTeam:
     league = load_league(session, league_id)
     if league.format != "teams":
         raise Conflict("In the eight-player format the partners rotate; there are no teams.")
@@ -162,21 +175,19 @@ def register_team(
                     Problem(f"{player.name} already plays for {team_name(team)}.", field)
                 )
     if problems:
-        session.rollback()
         raise Rejected(problems)
     low, high = sorted((one, two), key=lambda player: player.id)
     team = LeagueTeam(league=league, first_player=low, second_player=high, name=name or None)
     session.add(team)
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise Rejected([Problem("That team was registered just now.", "second")]) from None
     return team
 
 
 def add_season(session: Session, league_id: int, legs: int = 1) -> Season:
     """A new season in which every registered team meets every other `legs` times."""
+    return _saved_season(session, lambda: _add_season(session, league_id, legs))
+
+
+def _add_season(session: Session, league_id: int, legs: int) -> Season:
     league = load_league(session, league_id)
     if league.format != "teams":
         raise Conflict("Seasons of the eight-player format are started with their players.")
@@ -188,11 +199,16 @@ def add_season(session: Session, league_id: int, legs: int = 1) -> Season:
     for number, fixtures in enumerate(tables.round_robin(list(league.teams), legs), start=1):
         for table, (home, away) in enumerate(fixtures, start=1):
             season.fixtures.append(Fixture(round=number, table_number=table, home=home, away=away))
-    return _save_season(session, season)
+    session.add(season)
+    return season
 
 
 def add_rotation_season(session: Session, league_id: int, names: Sequence[str]) -> Season:
     """A season of the eight-player format for these players (new names join the roster)."""
+    return _saved_season(session, lambda: _add_rotation_season(session, league_id, names))
+
+
+def _add_rotation_season(session: Session, league_id: int, names: Sequence[str]) -> Season:
     league = load_league(session, league_id)
     if league.format != "rotation":
         raise Conflict("This league plays registered teams; start its seasons with them.")
@@ -224,10 +240,11 @@ def add_rotation_season(session: Session, league_id: int, names: Sequence[str]) 
             season.fixtures.append(
                 Fixture(round=number, table_number=table, home=pair(*home), away=pair(*away))
             )
-    return _save_season(session, season)
+    session.add(season)
+    return season
 
 
-def load_season(session: Session, league_id: int, number: int) -> SeasonView:
+def load_season(session: Session, league_id: int, number: int) -> SeasonSnapshot:
     """A season's fixtures (with their teams) and table, in a fixed number of queries."""
     league = load_league(session, league_id)
     season = next((s for s in league.seasons if s.number == number), None)
@@ -243,7 +260,7 @@ def load_season(session: Session, league_id: int, number: int) -> SeasonView:
     )
     teams = {team.id: team for team in league.teams}
     results = _results(session, season.id, fixtures)
-    views = tuple(FixtureView(fixture, results.get(fixture.id)) for fixture in fixtures)
+    views = tuple(FixtureSnapshot(fixture, results.get(fixture.id)) for fixture in fixtures)
     played = [result for result in results.values()]
     if league.format == "rotation":
         member_ids = {
@@ -263,18 +280,19 @@ def load_season(session: Session, league_id: int, number: int) -> SeasonView:
         )
         names = {team_id: team_name(teams[team_id]) for team_id in entered}
         table = tables.league_table(entered, played, names)
-    return SeasonView(league, season, views, tuple(table), names)
+    return SeasonSnapshot(league, season, views, tuple(table), names)
 
 
 def start_fixture(session: Session, fixture_id: int) -> Game:
     """The fixture's partners game: started now, or the one already started (on another phone)."""
     if not 0 < fixture_id <= ID_MAX:
         raise NotFound("There is no such fixture.")
-    fixtures = Fixture.__table__
-    # Lock the fixture first, so two phones starting it at once get the same game.
-    session.execute(
-        update(fixtures).where(fixtures.c.id == fixture_id).values(game_id=fixtures.c.game_id)
-    )
+    with in_transaction(session):
+        return _start_fixture(session, fixture_id)
+
+
+def _start_fixture(session: Session, fixture_id: int) -> Game:
+    lock_fixture(session, fixture_id)
     fixture = session.scalar(
         select(Fixture)
         .where(Fixture.id == fixture_id)
@@ -290,29 +308,18 @@ def start_fixture(session: Session, fixture_id: int) -> Game:
     if fixture is None:
         raise NotFound("There is no such fixture.")
     if fixture.game is not None:
-        session.commit()
         return fixture.game
     home, away = fixture.home, fixture.away
     seated = [home.first_player, away.first_player, home.second_player, away.second_player]
-    league = fixture.season.league
-    game = Game(mode=Mode.PARTNERS.value, target=league.target, first_dealer=0)
-    game.seats = [Seat(position=position, player=player) for position, player in enumerate(seated)]
-    game.teams = [
-        Team(side=side, name=team.name) for side, team in enumerate((home, away)) if team.name
-    ]
-    fixture.game = game
-    session.add(game)
-    session.commit()
-    return game
-
-
-def fixture_of_game(session: Session, game_id: int) -> Fixture | None:
-    """The fixture a game was played for, with its league, or None."""
-    return session.scalar(
-        select(Fixture)
-        .where(Fixture.game_id == game_id)
-        .options(joinedload(Fixture.season).joinedload(Season.league))
+    game = games.add_game(
+        session,
+        Mode.PARTNERS.value,
+        [player.name for player in seated],
+        fixture.season.league.target,
+        team_names=[home.name or "", away.name or ""],
     )
+    fixture.game = game
+    return game
 
 
 def _new_season(league: League, legs: int) -> Season:
@@ -320,14 +327,12 @@ def _new_season(league: League, legs: int) -> Season:
     return Season(league=league, number=number, legs=legs)
 
 
-def _save_season(session: Session, season: Season) -> Season:
-    session.add(season)
+def _saved_season(session: Session, add: Callable[[], Season]) -> Season:
     try:
-        session.commit()
+        with in_transaction(session):
+            return add()
     except IntegrityError:
-        session.rollback()
         raise Conflict("Another season was started just now; have a look at it first.") from None
-    return season
 
 
 def _results(

@@ -1,15 +1,22 @@
-"""The roster: players are matched by name, ignoring case, so the same person is one entry."""
+"""The roster: players are matched by name, ignoring case, so the same person is one entry.
+
+Also each entry's counts (games, wins, last played), read in one query for the roster page, the
+pickers and the API.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from ..limits import PLAYER_NAME, clean_name
-from ..models import Player, Seat
+from ..limits import ID_MAX, PLAYER_NAME, clean_name
+from ..models import GameResult, Player, Seat
 from ..scoring import Problem
+from .errors import NotFound
 
 
 def name_key(name: str) -> str:
@@ -34,18 +41,79 @@ def duplicate_problems(names: Sequence[str]) -> list[Problem]:
     return problems
 
 
-def roster(session: Session, archived: bool = False) -> list[Player]:
-    """Everyone on the roster, most often seated first, then by name; the archived only if asked."""
-    games_played = func.count(Seat.id)
-    query = (
-        select(Player)
-        .outerjoin(Seat, Seat.player_id == Player.id)
-        .group_by(Player.id)
-        .order_by(games_played.desc(), Player.name_key)
-    )
+@dataclass(frozen=True)
+class RosterEntry:
+    """A roster entry with the games it sat in, the ones its side won, and when it last played."""
+
+    player: Player
+    games: int
+    wins: int
+    last_played: datetime | None
+
+    @property
+    def archived(self) -> bool:
+        return self.player.archived_at is not None
+
+
+def roster_entries(
+    session: Session, archived: bool = True, player_id: int | None = None
+) -> list[RosterEntry]:
+    """The roster with its counts, most often seated first, then by name, in one query.
+
+    Games played count every game sat in, finished or not; only finished games have a winner, and
+    their results are stored (services.results) as the hand that ends them is saved.
+    """
+    seats = select(Seat.player_id, func.count().label("games")).group_by(Seat.player_id)
+    results = select(
+        GameResult.player_id,
+        func.sum(case((GameResult.won, 1), else_=0)).label("wins"),
+        func.max(GameResult.finished_at).label("last"),
+    ).group_by(GameResult.player_id)
+    query = select(Player)
+    if player_id is not None:
+        query = query.where(Player.id == player_id)
+        seats = seats.where(Seat.player_id == player_id)
+        results = results.where(GameResult.player_id == player_id)
     if not archived:
         query = query.where(Player.archived_at.is_(None))
-    return list(session.scalars(query))
+    played, won = seats.subquery(), results.subquery()
+    games = func.coalesce(played.c.games, 0)
+    rows = session.execute(
+        query.add_columns(games, func.coalesce(won.c.wins, 0), won.c.last)
+        .outerjoin(played, played.c.player_id == Player.id)
+        .outerjoin(won, won.c.player_id == Player.id)
+        .order_by(games.desc(), Player.name_key)
+    ).all()
+    return [RosterEntry(*row) for row in rows]
+
+
+def roster(session: Session, archived: bool = False) -> list[Player]:
+    """Everyone on the roster, most often seated first, then by name; the archived only if asked."""
+    return [entry.player for entry in roster_entries(session, archived)]
+
+
+def entries_by_name(session: Session) -> list[RosterEntry]:
+    """Everyone on the roster, archived too, by name."""
+    return sorted(roster_entries(session), key=lambda entry: entry.player.name_key)
+
+
+def roster_entry(session: Session, player_id: int) -> RosterEntry:
+    """One player's entry; NotFound when there is no such player."""
+    if not 0 < player_id <= ID_MAX:
+        raise NotFound("There is no such player.")
+    found = roster_entries(session, player_id=player_id)
+    if not found:
+        raise NotFound("There is no such player.")
+    return found[0]
+
+
+def load_player(session: Session, player_id: int) -> Player:
+    if not 0 < player_id <= ID_MAX:
+        raise NotFound("There is no such player.")
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound("There is no such player.")
+    return player
 
 
 def find_or_add(session: Session, names: Sequence[str]) -> list[Player]:

@@ -13,12 +13,11 @@ from datetime import datetime
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ..limits import ID_MAX
 from ..models import GameResult, Player
 from ..scoring import Mode
 from ..scoring.ratings import Rating
 from ..scoring.standings import Rivalry, WinRate, nemesis, streaks
-from .errors import NotFound
+from . import players
 
 RECENT_GAMES = 10
 CHART_GAMES = 100
@@ -76,7 +75,8 @@ class Profile(WinRate):
     biggest_hand: int
     current_streak: int
     longest_streak: int
-    rating: Rating | None
+    # The rating (mu - 3 sigma) after the player's last game, as in the standings.
+    rating: float | None
     change: float | None
     opponents: tuple[Opponent, ...]
     partners: tuple[Partner, ...]
@@ -111,18 +111,9 @@ class Profile(WinRate):
         return next(o for o in self.opponents if o.player_id == found.opponent)
 
 
-def load_player(session: Session, player_id: int) -> Player:
-    if not 0 < player_id <= ID_MAX:
-        raise NotFound("There is no such player.")
-    player = session.get(Player, player_id)
-    if player is None:
-        raise NotFound("There is no such player.")
-    return player
-
-
 def profile(session: Session, player_id: int) -> Profile:
     """Everything the profile page shows, in a fixed number of queries."""
-    player = load_player(session, player_id)
+    player = players.load_player(session, player_id)
     mine = GameResult.player_id == player_id
     wins = func.sum(case((GameResult.won, 1), else_=0))
     scoring_hands = func.sum(
@@ -179,7 +170,7 @@ def profile(session: Session, player_id: int) -> Profile:
         biggest_hand=max((row[6] or 0 for row in by_mode), default=0),
         current_streak=current,
         longest_streak=longest,
-        rating=Rating(latest.mu, latest.sigma) if latest else None,
+        rating=Rating(latest.mu, latest.sigma).ordinal if latest else None,
         change=latest.change if latest else None,
         opponents=_opponents(session, player_id),
         partners=_partners(session, player_id),
@@ -189,7 +180,7 @@ def profile(session: Session, player_id: int) -> Profile:
 
 def rating_history(session: Session, player_id: int) -> list[tuple[int, float]]:
     """(game id, mu − 3·sigma after it) for the player's last games, oldest first; 0 to start."""
-    load_player(session, player_id)
+    players.load_player(session, player_id)
     rows = session.execute(
         select(GameResult.game_id, GameResult.mu, GameResult.sigma)
         .where(GameResult.player_id == player_id)
@@ -201,7 +192,7 @@ def rating_history(session: Session, player_id: int) -> list[tuple[int, float]]:
 
 def points_history(session: Session, player_id: int) -> list[tuple[int, str, int]]:
     """(game id, mode, points the player scored) for their last games, oldest first."""
-    load_player(session, player_id)
+    players.load_player(session, player_id)
     rows = session.execute(
         select(GameResult.game_id, GameResult.mode, GameResult.points_won)
         .where(GameResult.player_id == player_id)

@@ -11,22 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import groupby
-from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import scoring
-from ..models import Game, GameResult, Hand, RatingClock, Seat
+from ..models import Game, GameResult, RatingClock, Seat
 from ..scoring import ratings, standings
-
-if TYPE_CHECKING:
-    from .games import GameView
+from .snapshots import GameSnapshot, rules_of, stored_hands
+from .transactions import in_transaction, lock_rating_clock
 
 CLOCK_ID = 1
 
 
-def game_changed(session: Session, view: GameView, was_finished: bool) -> None:
+def game_changed(session: Session, view: GameSnapshot, was_finished: bool) -> None:
     """Rewrite a game's results after its hands changed and re-rate from it on; the caller commits.
 
     Nothing happens for a game that neither was nor is finished, so recording an ordinary hand
@@ -59,8 +57,7 @@ def game_changed(session: Session, view: GameView, was_finished: bool) -> None:
 def lock(session: Session) -> int:
     """Take the rating lock until the transaction ends; the last seq given out."""
     clock = RatingClock.__table__
-    session.execute(update(clock).where(clock.c.id == CLOCK_ID).values(last_seq=clock.c.last_seq))
-    last = session.scalar(select(clock.c.last_seq).where(clock.c.id == CLOCK_ID))
+    last = lock_rating_clock(session, CLOCK_ID)
     if last is None:
         session.execute(insert(clock).values(id=CLOCK_ID, last_seq=0))
         return 0
@@ -119,20 +116,25 @@ def rebuild_all(session: Session) -> int:
 
     For a database restored from a backup, or filled by hand. Returns how many games were rated.
     """
+    with in_transaction(session):
+        return _rebuild_all(session)
+
+
+def _rebuild_all(session: Session) -> int:
     lock(session)
     session.execute(delete(GameResult))
     finished = session.scalars(
         select(Game)
         .where(Game.finished_at.is_not(None))
         .order_by(Game.finished_at, Game.id)
-        .options(selectinload(Game.seats), selectinload(Game.hands).selectinload(Hand.counts))
-    )
-    from .games import hand_of, rules_of
-
+        .options(selectinload(Game.seats))
+    ).all()
+    hands = stored_hands(session, [game.id for game in finished])
     rows = []
     seq = 0
     for game in finished:
-        state = scoring.replay(rules_of(game), [hand_of(hand) for hand in game.hands], check=False)
+        facts = [hand.facts for hand in hands[game.id][1]]
+        state = scoring.replay(rules_of(game), facts, check=False)
         if state.finished:
             seq += 1
             rows += _rows(game, state, seq)
@@ -140,7 +142,6 @@ def rebuild_all(session: Session) -> int:
         session.execute(insert(GameResult), rows)
     _set_clock(session, seq)
     recompute_from(session, 1)
-    session.commit()
     return seq
 
 

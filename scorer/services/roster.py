@@ -7,50 +7,23 @@ re-rates every game from the first one the merged entry played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from ..models import GameResult, LeagueTeam, Player, Seat, utcnow
 from ..scoring import Problem, Rejected
 from . import players, results
-from .profiles import load_player
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A roster entry with how many games it sat in and when it last played."""
-
-    player: Player
-    games: int
-    last_played: datetime | None
-
-    @property
-    def archived(self) -> bool:
-        return self.player.archived_at is not None
-
-
-def entries(session: Session) -> list[Entry]:
-    """Everyone on the roster, archived too, by name, in one query."""
-    last = func.max(GameResult.finished_at)
-    games = select(Seat.player_id, func.count().label("games")).group_by(Seat.player_id).subquery()
-    played = (
-        select(GameResult.player_id, last.label("last")).group_by(GameResult.player_id).subquery()
-    )
-    rows = session.execute(
-        select(Player, func.coalesce(games.c.games, 0), played.c.last)
-        .outerjoin(games, games.c.player_id == Player.id)
-        .outerjoin(played, played.c.player_id == Player.id)
-        .order_by(Player.name_key)
-    ).all()
-    return [Entry(player, count, last_played) for player, count, last_played in rows]
+from .transactions import in_transaction
 
 
 def rename(session: Session, player_id: int, name: str) -> Player:
     """Give a player a new name; refused when it is blank, too long or another player's."""
-    player = load_player(session, player_id)
+    with in_transaction(session):
+        return _rename(session, player_id, name)
+
+
+def _rename(session: Session, player_id: int, name: str) -> Player:
+    player = players.load_player(session, player_id)
     problem = players.name_problem(name)
     if problem:
         raise Rejected([Problem(problem, "name")])
@@ -68,15 +41,14 @@ def rename(session: Session, player_id: int, name: str) -> Player:
         )
     player.name = players.clean_name(name)
     player.name_key = key
-    session.commit()
     return player
 
 
 def set_archived(session: Session, player_id: int, archived: bool) -> Player:
     """Hide a player from the pickers (their history stays), or bring them back."""
-    player = load_player(session, player_id)
-    player.archived_at = (player.archived_at or utcnow()) if archived else None
-    session.commit()
+    with in_transaction(session):
+        player = players.load_player(session, player_id)
+        player.archived_at = (player.archived_at or utcnow()) if archived else None
     return player
 
 
@@ -86,8 +58,13 @@ def merge(session: Session, keep_id: int, drop_id: int) -> Player:
     Refused when they are the same entry, sat in the same game (two people, then) or are both in
     teams that would become the same team.
     """
-    keep = load_player(session, keep_id)
-    drop = load_player(session, drop_id)
+    with in_transaction(session):
+        return _merge(session, keep_id, drop_id)
+
+
+def _merge(session: Session, keep_id: int, drop_id: int) -> Player:
+    keep = players.load_player(session, keep_id)
+    drop = players.load_player(session, drop_id)
     if keep.id == drop.id:
         raise Rejected([Problem("Choose another player to merge.", "other")])
     shared = session.scalar(
@@ -120,7 +97,6 @@ def merge(session: Session, keep_id: int, drop_id: int) -> Player:
     session.execute(delete(Player).where(Player.id == drop.id))
     if start is not None:
         results.recompute_from(session, start)
-    session.commit()
     return keep
 
 

@@ -9,6 +9,7 @@ from ..forms.hands import HandForm
 from ..scoring import Rejected
 from ..services import games, hands
 from ..services.errors import Conflict
+from ..services.snapshots import GameSnapshot
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
@@ -32,7 +33,7 @@ def create(game_id: int) -> Response:
     if not form.validate():
         return _game(view, form, 422)
     try:
-        view = hands.record_hand(db.session, game_id, number, form.entry(), seen=view)
+        view = hands.record_hand(db.session, game_id, number, form.entry())
     except Rejected as rejected:
         form.attach(rejected.problems, number)
         return _game(view, form, 422)
@@ -54,7 +55,7 @@ def edit(game_id: int, number: int) -> Response:
     elif request.method == "POST":
         try:
             if form.validate():
-                hands.edit_hand(db.session, game_id, number, form.entry(), seen=view)
+                hands.edit_hand(db.session, game_id, number, form.entry())
                 return see_other(url_for("games.show", game_id=game_id))
         except Rejected as rejected:
             form.attach(rejected.problems, number)
@@ -69,7 +70,7 @@ def undo(game_id: int, number: int) -> Response:
     if request.method == "GET":
         return render("hands/undo.html", "hands/_undo.html", view=view, hand=hand)
     try:
-        hands.undo_last_hand(db.session, game_id, number, seen=view)
+        hands.undo_last_hand(db.session, game_id, number)
     except Conflict as conflict:
         return render(
             "hands/undo.html",
@@ -82,13 +83,13 @@ def undo(game_id: int, number: int) -> Response:
     return see_other(url_for("games.show", game_id=game_id))
 
 
-def _game(view: games.GameView, form: HandForm, status: int, notice: str | None = None) -> Response:
+def _game(view: GameSnapshot, form: HandForm, status: int, notice: str | None = None) -> Response:
     return render(
         "games/show.html", "games/_game.html", status, view=view, form=form, notice=notice
     )
 
 
-def _saved(view: games.GameView) -> Response:
+def _saved(view: GameSnapshot) -> Response:
     """After saving: htmx gets the fresh game in place, a browser is sent back to the game page."""
     if wants_fragment():
         return _game(view, HandForm.for_game(view, formdata=None), 200)

@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, make_response, redirect, render_template, request
+from flask import Response, make_response, redirect, render_template
 
-
-def wants_fragment() -> bool:
-    """Whether htmx asked for part of a page (not a boosted link or a history restore)."""
-    headers = request.headers
-    return (
-        headers.get("HX-Request") == "true"
-        and headers.get("HX-Boosted") != "true"
-        and headers.get("HX-History-Restore-Request") != "true"
-    )
+# Re-exported: the views answer htmx through this module.
+from ..fragments import wants_fragment as wants_fragment
 
 
 def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:

@@ -56,7 +56,6 @@ def add_team(league_id: int) -> Response:
             )
             return see_other(url_for("leagues.show", league_id=league_id))
     except Rejected as rejected:
-        db.session.rollback()
         form.attach(rejected.problems)
     return _show(league_id, 422, team_form=form)
 
@@ -73,7 +72,6 @@ def add_season(league_id: int) -> Response:
                 season = leagues.add_season(db.session, league_id, form.legs.data)
             return see_other(url_for("leagues.season", league_id=league_id, number=season.number))
     except Rejected as rejected:
-        db.session.rollback()
         form.attach(rejected.problems)
     return _show(league_id, 422, season_form=form)
 

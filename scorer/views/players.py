@@ -17,7 +17,7 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 
 @bp.get("/")
 def index() -> str:
-    return render_template("players/index.html", entries=roster.entries(db.session))
+    return render_template("players/index.html", entries=players.entries_by_name(db.session))
 
 
 @bp.get("/<int:player_id>")
@@ -27,7 +27,7 @@ def show(player_id: int) -> str:
 
 @bp.route("/<int:player_id>/rename", methods=["GET", "POST"])
 def rename(player_id: int) -> Response:
-    player = profiles.load_player(db.session, player_id)
+    player = players.load_player(db.session, player_id)
     form = RenameForm(data={"name": player.name} if request.method == "GET" else None)
     return _change(
         player_id,
@@ -39,7 +39,7 @@ def rename(player_id: int) -> Response:
 
 @bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
 def merge(player_id: int) -> Response:
-    player = profiles.load_player(db.session, player_id)
+    player = players.load_player(db.session, player_id)
     form = MergeForm.for_player(player, players.roster(db.session, archived=True))
     return _change(
         player_id, form, lambda: roster.merge(db.session, player_id, form.other.data), "merge"
@@ -55,10 +55,9 @@ def _change(player_id: int, form, change: Callable[[], object], page: str) -> Re
                 change()
                 return see_other(url_for("players.show", player_id=player_id))
         except Rejected as rejected:
-            db.session.rollback()
             form.attach(rejected.problems)
         status = 422
-    player = profiles.load_player(db.session, player_id)
+    player = players.load_player(db.session, player_id)
     return render(f"players/{page}.html", f"players/_{page}.html", status, player=player, form=form)
 
 

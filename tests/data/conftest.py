@@ -14,7 +14,7 @@ from flask_migrate import upgrade
 from scorer import create_app, scoring, with_driver
 from scorer.extensions import db
 from scorer.models import Game, Hand, HandCount
-from scorer.services import games
+from scorer.services import snapshots
 
 
 def consistency_problems(session, game_id: int) -> list[str]:
@@ -40,9 +40,9 @@ def consistency_problems(session, game_id: int) -> list[str]:
     if orphans:
         problems.append(f"{orphans} counts without a hand")
     # Replayed hand by hand here: load_game refuses a game that does not fit the rules.
-    state = scoring.new_game(games.rules_of(game))
+    state = scoring.new_game(snapshots.rules_of(game))
     for row in game.hands:
-        hand = games.hand_of(row)
+        hand = snapshots.hand_of(row)
         for problem in scoring.hand_problems(state, hand, row.number):
             problems.append(f"hand {row.number}: {problem.message}")
         state = scoring.play(state, hand)

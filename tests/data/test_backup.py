@@ -16,7 +16,7 @@ from scorer import scoring
 from scorer.cli import main
 from scorer.extensions import db
 from scorer.models import Game, GameResult, Player
-from scorer.services import backup, games, hands, leagues, players, records, roster, standings
+from scorer.services import backup, games, hands, leagues, players, roster, standings
 from scorer.services.backup import BackupError
 from scorer.services.backup_format import Backup
 
@@ -151,7 +151,7 @@ def derived(session, league_id: int) -> dict:
         "league standings": standings.standings(session, everyone, league_id),
         "league table": season.table,
         "fixtures": [(view.fixture.id, view.state, view.result) for view in season.fixtures],
-        "records": [(r.player.id, r.games, r.wins) for r in records.player_records(session)],
+        "records": [(r.player.id, r.games, r.wins) for r in players.roster_entries(session)],
         "roster": [player.name for player in players.roster(session)],
     }
 

@@ -3,7 +3,7 @@
 import pytest
 from openskill.models import PlackettLuce
 
-from scorer.scoring.ratings import NEWCOMER, Outcome, Rating, rate, replay
+from scorer.scoring.ratings import NEWCOMER, Outcome, Rating, rate
 
 
 def direct(teams, ranks):
@@ -33,16 +33,3 @@ def test_teams_match_openskill_and_partners_move_together():
     expected = direct([[prior[1], prior[3]], [NEWCOMER, NEWCOMER]], [1, 2])
     assert [after[1], after[3]] == expected[0]
     assert [after[2], after[4]] == expected[1]
-
-
-def test_replay_carries_each_rating_into_the_next_game():
-    games = [
-        Outcome((("a",), ("b",)), (1, 2)),
-        Outcome((("b",), ("c",)), (1, 2)),
-        Outcome((("a",), ("c",)), (2, 1)),
-    ]
-    steps = replay({}, games)
-    a1, b1 = (team[0] for team in direct([[NEWCOMER], [NEWCOMER]], [1, 2]))
-    b2, c2 = (team[0] for team in direct([[b1], [NEWCOMER]], [1, 2]))
-    a3, c3 = (team[0] for team in direct([[a1], [c2]], [2, 1]))
-    assert steps == [{"a": a1, "b": b1}, {"b": b2, "c": c2}, {"a": a3, "c": c3}]

@@ -2,10 +2,10 @@
 
 import pytest
 import sqlalchemy as sa
-from factories import make_game
+from factories import make_game, record
 
 from scorer.models import Player
-from scorer.services import players
+from scorer.services import players, profiles, standings
 
 
 @pytest.mark.parametrize(
@@ -83,3 +83,34 @@ def test_roster_includes_players_who_never_sat(session):
     session.commit()
     make_game(session, ["Ann", "Bob"])
     assert [player.name for player in players.roster(session)] == ["Ann", "Bob", "Zed"]
+
+
+def test_roster_entries_count_games_wins_and_the_last_game_in_one_query(session, count_queries):
+    first = make_game(session, ["Ann", "Bob"], target=50)
+    record(session, first, 0, {1: 50})
+    make_game(session, ["Ann", "Cat"])
+    players.find_or_add(session, ["Zed"])
+    session.commit()
+    with count_queries() as statements:
+        found = [
+            (entry.player.name, entry.games, entry.wins, entry.last_played is not None)
+            for entry in players.roster_entries(session)
+        ]
+    assert len(statements) == 1
+    assert found == [
+        ("Ann", 2, 1, True),
+        ("Bob", 1, 0, True),
+        ("Cat", 1, 0, False),
+        ("Zed", 0, 0, False),
+    ]
+    assert players.roster_entry(session, 2).games == 1
+    assert [entry.player.name for entry in players.entries_by_name(session)][0] == "Ann"
+
+
+def test_a_profile_gives_the_rating_as_the_standings_do(session):
+    game = make_game(session, ["Ann", "Bob"], target=50)
+    record(session, game, 0, {1: 50})
+    rows = standings.standings(session, standings.period("all"))
+    (row,) = [row for row in rows if row.name == "Ann"]
+    assert isinstance(row.rating, float)
+    assert profiles.profile(session, 1).rating == row.rating

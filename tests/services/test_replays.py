@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from factories import entry, make_game, record
 
 from scorer.models import Game
-from scorer.services import games, hands, replays
+from scorer.services import games, hands, snapshots
 
 
 def scores(view) -> list[int]:
@@ -65,7 +65,7 @@ def test_a_save_that_fails_leaves_nothing_behind(session, monkeypatch):
         hands.record_hand(session, game.id, 2, entry(1, {0: 99}))
     monkeypatch.undo()
     session.rollback()
-    assert replays.get(session, game, 2) is None
+    assert snapshots.kept_replay(session, game, 2) is None
     # Another phone's hand 2 then takes version 2: its own, not the failed one's.
     record(session, game, 0, {1: 5})
     assert scores(games.load_game(session, game.id)) == [15, 0]
@@ -75,6 +75,6 @@ def test_a_game_of_another_database_with_the_same_id_and_version_is_not_taken(se
     game = make_game(session, 2, target=1000)
     record(session, game, 0, {1: 10})
     games.load_game(session, game.id)
-    assert replays.get(session, game, 1) is not None
+    assert snapshots.kept_replay(session, game, 1) is not None
     restored = Game(id=game.id, created_at=datetime(2020, 1, 1), version=1)
-    assert replays.get(session, restored, 1) is None
+    assert snapshots.kept_replay(session, restored, 1) is None

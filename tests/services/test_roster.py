@@ -43,7 +43,7 @@ def test_archived_players_leave_the_pickers_but_keep_their_history(session):
     roster.set_archived(session, 2, True)
     assert [p.name for p in players.roster(session)] == ["Ann", "Cat"]
     assert [p.name for p in players.roster(session, archived=True)] == ["Ann", "Bob", "Cat"]
-    entries = {entry.player.name: entry for entry in roster.entries(session)}
+    entries = {entry.player.name: entry for entry in players.entries_by_name(session)}
     assert entries["Bob"].archived and entries["Bob"].games == 1
     roster.set_archived(session, 2, False)
     assert [p.name for p in players.roster(session)] == ["Ann", "Bob", "Cat"]
@@ -58,7 +58,7 @@ def test_merge_moves_games_and_removes_the_other_entry(session):
     assert session.get(Player, 3) is None
     assert games.load_game(session, second.id).names == ("Ann", "Cat")
     assert games.load_game(session, first.id).names == ("Ann", "Bob")
-    assert {entry.player.name: entry.games for entry in roster.entries(session)} == {
+    assert {entry.player.name: entry.games for entry in players.entries_by_name(session)} == {
         "Ann": 2,
         "Bob": 1,
         "Cat": 1,

@@ -143,7 +143,7 @@ def test_a_save_reads_the_hands_at_most_once_and_answers_the_same_size_at_hand_1
     long_queries, long_size = save(60)
     reads_of_hands = [query for query in long_queries if query.lstrip().startswith("SELECT")]
     reads_of_hands = [query for query in reads_of_hands if "hand_counts" in query]
-    # None when this server process replayed the game at this version before (services.replays).
+    # None when this server process replayed the game at this version before (services.snapshots).
     assert len(reads_of_hands) <= 1, long_queries
     assert len(long_queries) == len(short_queries)
     # The same ten hands listed; only the numbers in them are longer.
