@@ -11,11 +11,14 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
+import sqlalchemy as sa
 from factories import make_game
 from flask import Flask, request, request_started
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from scorer.access import add_user
 from scorer.extensions import db
+from scorer.models import User
 from scorer.services import games
 
 pytestmark = pytest.mark.browser
@@ -249,3 +252,70 @@ def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
     save(page)
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
     assert len(stored(live_app, game_id)) == 2
+
+
+PASSWORD = "correct horse battery"
+COPY_OF = "(path) => caches.match(path).then((copy) => copy ? copy.text() : null)"
+
+
+@pytest.fixture
+def owner(live_app: Flask) -> Iterator[str]:
+    """Owner mode for one test; the module's other tests keep score without signing in."""
+    with live_app.app_context():
+        add_user(db.session, "Owner", PASSWORD)
+        db.session.remove()
+    yield "Owner"
+    with live_app.app_context():
+        db.session.execute(sa.delete(User))
+        db.session.commit()
+        db.session.remove()
+
+
+def sign_in(page: Page, name: str) -> None:
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").tap()
+
+
+def test_copies_never_outlive_a_sign_in_or_out_and_a_refused_send_waits_for_one(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, owner: str, enter_hand
+):
+    page = offline_phone()
+    path = f"/games/{game_id}"
+    open_with_copy(page, live_server + path)
+    expect(page.locator(".read-only")).to_be_visible()
+
+    page.goto(f"{live_server}/login?next={path}")
+    with page.expect_navigation(url=live_server + path) as signed_in:
+        sign_in(page, owner)
+    # Not the visitor's copy: the signed-in page, from the server, kept as the new copy.
+    assert "data-copy-of" not in signed_in.value.text()
+    expect(page.locator("#hand-form")).to_be_visible()
+    for _ in range(100):
+        if "hand-form" in (page.evaluate(COPY_OF, path) or ""):
+            break
+        page.wait_for_timeout(50)
+    assert "hand-form" in page.evaluate(COPY_OF, path)
+
+    # A hand waits offline; meanwhile the session ends (as if it expired).
+    page.context.set_offline(True)
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["20"]})
+    save(page)
+    expect(waiting(page)).to_have_count(1)
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    link = page.locator("#waiting").get_by_role("link", name="Sign in to send")
+    expect(link).to_be_visible()
+    assert stored(live_app, game_id) == []
+    expect(waiting(page)).to_have_count(1)
+
+    link.tap()
+    sign_in(page, owner)
+    page.wait_for_url(live_server + path)
+    expect(page.locator("#waiting")).to_have_count(0)
+    assert stored(live_app, game_id) == [(0, {1: 5, 2: 20})]
+
+    page.locator(".menu summary").tap()
+    page.get_by_role("button", name=f"Sign out {owner}").tap()
+    page.wait_for_url(f"{live_server}/")
+    assert page.evaluate(COPY_OF, path) is None
