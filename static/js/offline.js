@@ -393,8 +393,8 @@
     retryIn = 0;
     retry();
   });
-  document.addEventListener("DOMContentLoaded", function () {
-    show();
-    retry();
-  });
+  // A deferred script runs once the page is parsed: the fresh page is asked for now, not after
+  // DOMContentLoaded's other work.
+  show();
+  retry();
 })();
