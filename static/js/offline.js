@@ -388,7 +388,22 @@
     });
   }
 
-  document.addEventListener("htmx:afterSettle", show);
+  // The phone's copy follows the page as it changes (a save, a hand from another phone) without
+  // downloading it again: the worker keeps what this page shows.
+  var copyTimer = null;
+  function keepCopy() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || isCopy()) return;
+    clearTimeout(copyTimer);
+    copyTimer = setTimeout(function () {
+      worker.postMessage({ path: location.pathname, html: "<!doctype html>\n" + document.documentElement.outerHTML });
+    }, 300);
+  }
+
+  document.addEventListener("htmx:afterSettle", function () {
+    show();
+    keepCopy();
+  });
   window.addEventListener("online", function () {
     retryIn = 0;
     retry();

@@ -64,6 +64,21 @@ function marked(copy) {
   ));
 }
 
+// The page as it stands after a change (a save, another phone's hand), from offline.js: the copy
+// follows the game without downloading the page again. Only a page that already has a copy, so
+// its headers (the CSP among them) come from the server.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (typeof data.html !== "string" || !COPIED.test(data.path || "")) return;
+  const page = self.location.origin + data.path;
+  event.waitUntil(caches.open(PAGES).then((cache) => cache.match(page).then((old) => {
+    if (!old) return;
+    const headers = new Headers(old.headers);
+    headers.set("X-Seen-At", new Date().toISOString());
+    return cache.put(page, new Response(data.html, { headers }));
+  })));
+});
+
 function network(event) {
   return Promise.resolve(event.preloadResponse).then((preloaded) => preloaded || fetch(event.request));
 }

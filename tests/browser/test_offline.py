@@ -142,8 +142,16 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     assert stored(live_app, game_id) == [(0, {1: 5, 2: 20}), (1, {2: 7, 0: 9})]
     expect(page.locator("#scoreboard-title")).to_contain_text("hand 3")
     assert page.evaluate(QUEUE, str(game_id)) == []
-    # Sent once: a later visit sends nothing again.
+    # The copy followed the game without downloading it again: offline, it shows both hands.
+    page.wait_for_timeout(500)
+    page.context.set_offline(True)
     page.reload()
+    expect(page.locator("#copy-mark")).to_contain_text("Offline · last seen")
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    expect(page.locator("#scoreboard-title")).to_contain_text("hand 3")
+    expect(page.locator("#waiting")).to_have_count(0)
+    # Sent once: back online, nothing is sent again.
+    page.context.set_offline(False)
     expect(page.locator("#copy-mark")).to_be_hidden()
     assert stored(live_app, game_id) == [(0, {1: 5, 2: 20}), (1, {2: 7, 0: 9})]
 

@@ -87,7 +87,8 @@ def test_the_service_worker_keeps_copies_of_the_home_and_game_pages_only(client)
     assert '!response.ok||response.redirected||response.type!=="basic"' in script
     # Fragments, polls and saves never come from a cache: only a page's copy, the offline page
     # (when a page cannot be fetched) and versioned static files are ever looked up.
-    assert re.findall(r"caches?\.match\((\w+)", script) == ["page", "OFFLINE", "OFFLINE", "request"]
+    lookups = re.findall(r"caches?\.match\((\w+)", script)
+    assert lookups == ["page", "page", "OFFLINE", "OFFLINE", "request"]
     assert 'url.pathname.startsWith("/static/")&&url.searchParams.has("v")' in script
     assert "navigationPreload.enable()" in script
 
