@@ -327,3 +327,29 @@ def test_copies_never_outlive_a_sign_in_or_out_and_a_refused_send_waits_for_one(
     page.get_by_role("button", name=f"Sign out {owner}").tap()
     page.wait_for_url(f"{live_server}/")
     assert page.evaluate(COPY_OF, path) is None
+
+
+def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, enter_hand
+):
+    """Online as far as the phone knows, but the save breaks off: the hand waits, and goes out
+    on a retry of its own once the server answers; plain HTTP, no service worker needed."""
+    page = offline_phone()
+    page.context.route("**/hands", lambda route: route.abort("connectionrefused"))
+    page.context.route("**/sync", lambda route: route.abort("connectionrefused"))
+    page.goto(f"{live_server}/games/{game_id}")
+    enter_hand(page, Locator.tap, "Cat", {"Ann": ["8"], "Bob": ["50"]})
+    save(page)
+    expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Cat.* 58 · waiting to send"))
+    expect(page.locator("#unreachable")).to_have_count(0)
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    # Counted while the first one waits: queued behind it, in order.
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["1"], "Cat": ["2"]})
+    save(page)
+    expect(waiting(page)).to_have_count(2)
+    assert stored(live_app, game_id) == []
+
+    page.context.unroute("**/sync")
+    expect(page.locator("#waiting")).to_have_count(0, timeout=15_000)
+    assert stored(live_app, game_id) == [(2, {0: 8, 1: 50}), (0, {1: 1, 2: 2})]
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
