@@ -211,8 +211,8 @@ def test_using_ours_makes_it_an_edit_of_their_hand(
 
 
 @pytest.fixture
-def slow_game_page(live_app: Flask) -> Iterator[Callable[[int], None]]:
-    """Makes the server take a second to answer a game page, so the copy stays on screen a while."""
+def slow_page(live_app: Flask) -> Iterator[Callable[[str], None]]:
+    """Makes the server take a second to answer a page, so the copy stays on screen a while."""
     slow: set[str] = set()
 
     def wait(_sender, **_extra) -> None:
@@ -220,12 +220,12 @@ def slow_game_page(live_app: Flask) -> Iterator[Callable[[int], None]]:
             time.sleep(1)
 
     request_started.connect(wait, live_app)
-    yield lambda game: slow.add(f"/games/{game}")
+    yield slow.add
     request_started.disconnect(wait, live_app)
 
 
 def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
-    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_game_page, enter_hand
+    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page, enter_hand
 ):
     page = offline_phone()
     url = f"{live_server}/games/{game_id}"
@@ -238,7 +238,7 @@ def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
     save(other)
     expect(other.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
     page.goto(f"{live_server}/rules")
-    slow_game_page(game_id)
+    slow_page(f"/games/{game_id}")
 
     page.goto(url)
     # The copy at once, never presented as current; the pad works on it.
@@ -353,3 +353,37 @@ def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
     expect(page.locator("#waiting")).to_have_count(0, timeout=15_000)
     assert stored(live_app, game_id) == [(2, {0: 8, 1: 50}), (0, {1: 1, 2: 2})]
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+
+
+def test_a_tally_started_on_the_copy_survives_the_fresh_page_and_home_is_copied_too(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page
+):
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    open_with_copy(page, f"{live_server}/")
+    slow_page(f"/games/{game_id}")
+    page.goto(url)
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=900)
+    pad = page.locator("#hand-form")
+    pad.locator(".went-out .chip", has_text="Bob").tap()
+    pad.locator('.keys [data-card="7"]').tap()
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 7")
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    assert page.locator("html").get_attribute("data-copy-of") is None
+    # Still hand 1 on the server, so the tally is kept, goes on, and saves with the fresh token.
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 7")
+    pad.locator('.tally[data-name="Ann"] .tally-pick').tap()
+    pad.locator('.keys [data-card="5"]').tap()
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 12")
+    save(page)
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
+    assert stored(live_app, game_id) == [(1, {0: 5, 2: 7})]
+
+    # The home page too: its copy at once, marked, then the server's list.
+    slow_page("/")
+    page.goto(f"{live_server}/")
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=900)
+    expect(page.locator(".game-list").first).to_contain_text("no hands yet")
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    expect(page.locator(".game-list").first).to_contain_text("hand 2")
