@@ -14,6 +14,8 @@
   var retryIn = 0;
   var retryTimer = null;
   var signIn = false;
+  var staleToken = false;
+  var freshening = false;
 
   // --- The queue of waiting hands, per game.
 
@@ -114,16 +116,47 @@
     var form = isSave(event);
     if (!form || (navigator.onLine && !load(pageGame()).length)) return;
     event.preventDefault();
-    if (!form.querySelector("input[name=went_out]:checked")) return say("Tap who went out.");
+    var missing = uncounted(form);
+    if (missing) return note(form, missing);
     enqueue(form);
     flush();
   });
 
+  // What the server would refuse at once, said now rather than after the hand has waited.
+  function uncounted(form) {
+    if (!form.querySelector("input[name=went_out]:checked")) return "Tap who went out.";
+    var rows = Array.prototype.filter.call(form.querySelectorAll(".tally.is-counted"), function (row) {
+      var typed = row.querySelector("[data-typed]");
+      return !row.querySelector("[data-cards]").value.trim() && !(typed && typed.value.trim());
+    });
+    return rows.length ? "Count every hand before saving: " + rows.map(function (row) { return row.dataset.name; }).join(", ") + "." : "";
+  }
+
+  function note(form, text) {
+    var summary = form.querySelector("[data-summary]");
+    if (summary) summary.textContent = text;
+  }
+
   document.addEventListener("htmx:sendError", function (event) {
     var form = isSave(event);
-    if (!form) return;
-    enqueue(form);
-    retryLater();
+    var missing = form && uncounted(form);
+    if (missing) note(form, missing);
+    else if (form) {
+      enqueue(form);
+      retryLater();
+    } else if (event.detail.elt.id !== "poll" && !document.getElementById("unreachable")) {
+      // Any other change (an edit, an undo) cannot wait: say it was not made.
+      var main = document.getElementById("main");
+      var warning = element("p", "notice", "The scorer can't be reached, so nothing was saved. Check the Wi-Fi and try again.");
+      warning.id = "unreachable";
+      warning.setAttribute("role", "alert");
+      main.insertBefore(warning, main.firstChild);
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var warning = document.getElementById("unreachable");
+    if (warning && event.detail.successful) warning.remove();
   });
 
   // --- Showing the waiting hands.
@@ -266,7 +299,8 @@
     if (answer.status === "conflict") change(game, hand.number, { conflict: { theirs: answer.theirs, ours: answer.ours } });
     else if (answer.status === "invalid" || answer.status === "refused")
       change(game, hand.number, { problem: answer.message || (answer.errors || []).join(" ") || "The scorer refused this hand." });
-    else if (answer.code === 400) freshen();
+    // A token the server no longer takes (a new session): the fresh page's, on the next try.
+    staleToken = answer.code === 400;
     return signIn || !!answer.status;
   }
 
@@ -274,6 +308,11 @@
     var game = pageGame();
     var queue = game ? load(game) : [];
     if (sending || !queue.length || queue[0].conflict || queue[0].problem) return;
+    if (staleToken) {
+      staleToken = false;
+      freshen();
+      return;
+    }
     sending = true;
     clearTimeout(retryTimer);
     show();
@@ -367,6 +406,8 @@
   function freshen() {
     var root = document.documentElement;
     var seen = root.dataset.copyOf;
+    if (freshening) return;
+    freshening = true;
     clearTimeout(retryTimer);
     if (seen !== undefined) mark("Last seen " + clock(seen) + " · updating…");
     return fetch(location.pathname + location.search, {
@@ -377,12 +418,14 @@
       if (!response.ok) throw new Error(String(response.status));
       return response.text();
     }).then(function (text) {
+      freshening = false;
       replace(new DOMParser().parseFromString(text, "text/html"));
       delete root.dataset.copyOf;
       mark("");
       show();
       flush();
     }, function () {
+      freshening = false;
       if (isCopy()) mark((navigator.onLine ? "Can't reach the scorer" : "Offline") + " · last seen " + clock(seen));
       retryLater();
     });
@@ -404,10 +447,13 @@
     show();
     keepCopy();
   });
-  window.addEventListener("online", function () {
+  function again() {
     retryIn = 0;
     retry();
-  });
+  }
+
+  window.addEventListener("online", again);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) again(); });
   // A deferred script runs once the page is parsed: the fresh page is asked for now, not after
   // DOMContentLoaded's other work.
   show();

@@ -113,7 +113,15 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     open_with_copy(page, url)
     page.context.set_offline(True)
 
-    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["20"]})
+    # What the server would refuse is said at once, not queued: a hand left uncounted.
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"]})
+    save(page)
+    expect(page.locator("#hand-form [data-summary]")).to_have_text(
+        "Count every hand before saving: Cat."
+    )
+    assert page.evaluate(QUEUE, str(game_id)) == []
+    page.locator('#hand-form .tally[data-name="Cat"] .tally-pick').tap()
+    page.locator('#hand-form .keys [data-card="20"]').tap()
     save(page)
     expect(waiting(page)).to_have_count(1)
     expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Ann.* 25 · waiting to send"))
