@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import sqlalchemy as sa
+from axe_playwright_python.sync_playwright import Axe
 from factories import make_game
 from flask import Flask, request, request_started
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
@@ -24,6 +25,7 @@ from scorer.services import games
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
+AXE = Axe()
 READY = "navigator.serviceWorker.ready.then((registration) => !!registration.active)"
 COPIES = """caches.keys()
   .then((keys) => Promise.all(keys.filter((key) => key.startsWith('uno-pages-'))
@@ -97,6 +99,11 @@ def open_with_copy(page: Page, url: str) -> None:
     raise AssertionError(f"no copy of /{path}: {page.evaluate(COPIES)}")
 
 
+def no_axe_violations(page: Page) -> None:
+    results = AXE.run(page)
+    assert not results.violations_count, results.generate_report()
+
+
 def save(page: Page) -> None:
     page.locator("#hand-form").get_by_role("button", name="Save hand").tap()
 
@@ -141,6 +148,7 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     page.reload()
     expect(page.locator("#copy-mark")).to_have_text(re.compile(r"^Offline · last seen \d\d:\d\d$"))
     expect(waiting(page)).to_have_count(2)
+    no_axe_violations(page)
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
     assert [hand["number"] for hand in page.evaluate(QUEUE, str(game_id))] == [1, 2]
 
@@ -200,6 +208,7 @@ def test_a_hand_another_phone_recorded_meanwhile_is_shown_and_kept_until_theirs_
     assert [hand["number"] for hand in page.evaluate(QUEUE, str(game_id))] == [1]
     page.reload()
     expect(waiting(page).first).to_contain_text("another phone recorded it")
+    no_axe_violations(page)
 
     waiting(page).first.get_by_role("button", name="Keep theirs").tap()
     expect(page.locator("#waiting")).to_have_count(0)
