@@ -415,6 +415,8 @@
       cache: "no-store",
       headers: { "X-Fresh-Copy": "1" },
     }).then(function (response) {
+      // Gone (a game deleted): the server's own page says so; the worker dropped the copy.
+      if (response.status === 404 && isCopy()) location.reload();
       if (!response.ok) throw new Error(String(response.status));
       return response.text();
     }).then(function (text) {

@@ -118,6 +118,8 @@ self.addEventListener("fetch", (event) => {
     preloads.delete(page);
     event.respondWith(Promise.resolve(preload).then((preloaded) => preloaded || fetch(request))
       .then((response) => {
+        // A game that is gone: its copy goes before the page reloads, so it is not shown again.
+        if (response.status === 404) return caches.open(PAGES).then((cache) => cache.delete(page)).then(() => response);
         event.waitUntil(Promise.resolve(keep(page, response)).catch(() => {}));
         return response;
       }));

@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from scorer.access import add_user
 from scorer.extensions import db
-from scorer.models import User
+from scorer.models import Game, User
 from scorer.services import games
 
 pytestmark = pytest.mark.browser
@@ -404,3 +404,19 @@ def test_a_tally_started_on_the_copy_survives_the_fresh_page_and_home_is_copied_
     expect(page.locator(".game-list").first).to_contain_text("no hands yet")
     expect(page.locator("#copy-mark")).to_be_hidden()
     expect(page.locator(".game-list").first).to_contain_text("hand 2")
+
+
+def test_the_copy_of_a_game_that_is_gone_is_dropped_for_the_servers_answer(
+    offline_phone, live_server: str, live_app: Flask, game_id: int
+):
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    with live_app.app_context():
+        db.session.delete(db.session.get(Game, game_id))
+        db.session.commit()
+        db.session.remove()
+    page.goto(url)
+    expect(page.locator("h1")).to_have_text(re.compile("not found|no such game", re.I))
+    assert page.evaluate(COPY_OF, f"/games/{game_id}") is None
+    expect(page.locator("#copy-mark")).to_be_hidden()
