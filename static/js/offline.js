@@ -441,6 +441,8 @@
     if (!worker || isCopy()) return;
     clearTimeout(copyTimer);
     copyTimer = setTimeout(function () {
+      // A tally being counted is the pad's to keep, not the copy's: the copy waits for the save.
+      if (touched(document.getElementById("play"))) return;
       worker.postMessage({ path: location.pathname, html: "<!doctype html>\n" + document.documentElement.outerHTML });
     }, 300);
   }
