@@ -26,6 +26,8 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 AXE = Axe()
+# How long the server takes to answer a page when a test wants to see the copy before the fresh one.
+SLOW_S = 2
 READY = "navigator.serviceWorker.ready.then((registration) => !!registration.active)"
 COPIES = """caches.keys()
   .then((keys) => Promise.all(keys.filter((key) => key.startsWith('uno-pages-'))
@@ -229,12 +231,12 @@ def test_using_ours_makes_it_an_edit_of_their_hand(
 
 @pytest.fixture
 def slow_page(live_app: Flask) -> Iterator[Callable[[str], None]]:
-    """Makes the server take a second to answer a page, so the copy stays on screen a while."""
+    """Makes the server take two seconds to answer a page, so the copy stays on screen a while."""
     slow: set[str] = set()
 
     def wait(_sender, **_extra) -> None:
         if request.method == "GET" and request.path in slow:
-            time.sleep(1)
+            time.sleep(SLOW_S)
 
     request_started.connect(wait, live_app)
     yield slow.add
@@ -260,7 +262,7 @@ def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
     page.goto(url)
     # The copy at once, never presented as current; the pad works on it.
     expect(page.locator("#copy-mark")).to_have_text(
-        re.compile(r"^Last seen \d\d:\d\d · updating…$"), timeout=900
+        re.compile(r"^Last seen \d\d:\d\d · updating…$"), timeout=SLOW_S * 900
     )
     assert page.locator("html").get_attribute("data-copy-of")
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 1")
@@ -381,7 +383,7 @@ def test_a_tally_started_on_the_copy_survives_the_fresh_page_and_home_is_copied_
     open_with_copy(page, f"{live_server}/")
     slow_page(f"/games/{game_id}")
     page.goto(url)
-    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=900)
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=SLOW_S * 900)
     pad = page.locator("#hand-form")
     pad.locator(".went-out .chip", has_text="Bob").tap()
     pad.locator('.keys [data-card="7"]').tap()
@@ -400,7 +402,7 @@ def test_a_tally_started_on_the_copy_survives_the_fresh_page_and_home_is_copied_
     # The home page too: its copy at once, marked, then the server's list.
     slow_page("/")
     page.goto(f"{live_server}/")
-    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=900)
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=SLOW_S * 900)
     expect(page.locator(".game-list").first).to_contain_text("no hands yet")
     expect(page.locator("#copy-mark")).to_be_hidden()
     expect(page.locator(".game-list").first).to_contain_text("hand 2")
