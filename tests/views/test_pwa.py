@@ -122,3 +122,13 @@ def test_the_offline_page_is_friendly_and_holds_no_token(client):
     assert page.find("h1").text == "The scorer can't be reached"
     assert "hx-headers" not in page.find("body").attrs
     assert page.find("a", class_="primary").text == "Try again"
+
+
+def test_every_page_has_a_hidden_copy_mark_and_the_offline_script_deferred(client):
+    page = parse(client.get("/"))
+    mark = page.by_id("copy-mark")
+    assert mark.attrs["role"] == "status" and "hidden" in mark.attrs
+    # Inside <main>, so a fresh page replacing the main content brings its own.
+    assert page.by_id("main").by_id("copy-mark") is not None
+    scripts = {node.attrs["src"].split("?")[0]: node.attrs for node in page.find_all("script")}
+    assert "defer" in scripts["/static/js/offline.js"]
