@@ -50,7 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import access, assets, database, security
     from .api import routes as api
     from .extensions import csrf, db, migrate
-    from .views import auth, errors, games, hands, home, pwa, rules
+    from .views import auth, errors, games, hands, home, pwa, rules, sync
 
     db.init_app(app)
     migrate.init_app(app, db)
@@ -61,6 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     for blueprint in (errors.bp, auth.bp, home.bp, games.bp, hands.bp, rules.bp, pwa.bp, api.bp):
         app.register_blueprint(blueprint)
+    # Hands a phone kept while the server was out of reach (issue 12).
+    app.register_blueprint(sync.bp)
     from .views import backup
 
     app.register_blueprint(backup.bp)

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import hashlib
 
+import rjsmin
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template
 
 from ..assets import static_url, static_version
 
 bp = Blueprint("pwa", __name__)
 
-# What the service worker keeps for offline use: the look of the app and the offline page. Not
+# What the service worker keeps for offline use: the look of the app and the offline page (and, at
+# run time, the phone's copies of pages, in a cache named by the same release: see pwa/sw.js). Not
 # stats.css: only the stats pages link it, and fetching it here would add it to a first visit to a
 # game; those pages get it from the browser's cache like any versioned file.
 OFFLINE_ASSETS = (
     "css/app.css",
     "js/app.js",
+    "js/offline.js",
     "vendor/htmx-2.0.11.min.js",
     "icons/icon.svg",
 )
@@ -58,9 +61,12 @@ def manifest() -> Response:
 def service_worker() -> Response:
     """The service worker, from the root so its scope is the whole app; never cached for long."""
     assets = [static_url(name) for name in OFFLINE_ASSETS]
-    response = make_response(
-        render_template("pwa/sw.js", cache=f"uno-scorer-{_release()}", assets=assets)
+    release = _release()
+    script = render_template(
+        "pwa/sw.js", cache=f"uno-scorer-{release}", pages=f"uno-pages-{release}", assets=assets
     )
+    # Minified like our static scripts: a first visit downloads it too.
+    response = make_response(rjsmin.jsmin(script))
     response.mimetype = "text/javascript"
     response.cache_control.no_cache = True
     return response
@@ -72,7 +78,10 @@ def offline() -> str:
 
 
 def _release() -> str:
-    """Changes whenever a cached asset or the offline page does, so the worker updates its cache."""
+    """Changes whenever a cached asset or the offline page does, so the worker updates its cache.
+
+    The page copies' cache is named by it too: a copy links the assets of its release.
+    """
     loader = current_app.jinja_env.loader
     assert loader is not None
     parts = [f"{name}={static_version(name)}" for name in OFFLINE_ASSETS]

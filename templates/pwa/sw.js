@@ -1,11 +1,21 @@
-// The service worker. It keeps the app's look (stylesheet, scripts, icon) and a friendly offline
-// page, and nothing else: pages, htmx fragments, polls and the API always go to the server, so a
-// phone never shows an old score as if it were current.
+// The service worker. It keeps the app's look (stylesheet, scripts, icon), a friendly offline page,
+// and the phone's last copy of the home page and of each game page it opened. A copy is shown at
+// once when such a page is reopened, but never as if it were current: the worker marks it
+// (data-copy-of on <html>) and offline.js fetches the fresh page at once and puts it in its place.
+// Fragments, polls, saves and the API always go to the server.
 "use strict";
 
 const CACHE = {{ cache | tojson }};
+const PAGES = {{ pages | tojson }};
 const OFFLINE = {{ url_for("pwa.offline") | tojson }};
 const ASSETS = {{ assets | tojson }};
+const SIGN_IN_OUT = {{ [url_for("auth.login"), url_for("auth.logout")] | tojson }};
+const COPIED = /^\/(games\/\d+)?$/;
+// Sent by offline.js when it asks for the fresh page that replaces a copy.
+const FRESH = "X-Fresh-Copy";
+// Navigation preloads of pages answered from a copy, by URL: the fresh page offline.js then asks
+// for is already on its way, a round trip sooner than a request of its own.
+const preloads = new Map();
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -21,28 +31,98 @@ self.addEventListener("activate", (event) => {
       // Navigation preload: the browser asks the server for a page while this worker starts up,
       // instead of waiting for it to start and ask.
       self.registration.navigationPreload && self.registration.navigationPreload.enable(),
+      // Copies link the assets of their release, which only that release's cache holds.
       caches.keys().then((keys) => Promise.all(
-        keys.filter((key) => key.startsWith("uno-scorer-") && key !== CACHE)
+        keys.filter((key) => key.startsWith("uno-") && key !== CACHE && key !== PAGES)
           .map((key) => caches.delete(key))
       )),
     ]).then(() => self.clients.claim())
   );
 });
 
+// Keeps a successful page as the phone's copy, with the time it was seen.
+function keep(url, response) {
+  if (!response || !response.ok || response.redirected || response.type !== "basic") return;
+  if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) return;
+  const copy = response.clone();
+  return copy.text().then((text) => {
+    const headers = new Headers(copy.headers);
+    headers.delete("Content-Encoding");
+    headers.delete("Content-Length");
+    headers.delete("Vary");
+    headers.set("X-Seen-At", new Date().toISOString());
+    return caches.open(PAGES).then((cache) => cache.put(url, new Response(text, { headers })));
+  });
+}
+
+// The copy, marked so the page knows it is one and says when it was seen.
+function marked(copy) {
+  const seen = copy.headers.get("X-Seen-At") || "";
+  return copy.text().then((text) => new Response(
+    text.replace("<html ", '<html data-copy-of="' + seen + '" '),
+    { headers: copy.headers }
+  ));
+}
+
+// The page as it stands after a change (a save, another phone's hand), from offline.js: the copy
+// follows the game without downloading the page again. Only a page that already has a copy, so
+// its headers (the CSP among them) come from the server.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (typeof data.html !== "string" || !COPIED.test(data.path || "")) return;
+  const page = self.location.origin + data.path;
+  event.waitUntil(caches.open(PAGES).then((cache) => cache.match(page).then((old) => {
+    if (!old) return;
+    const headers = new Headers(old.headers);
+    headers.set("X-Seen-At", new Date().toISOString());
+    return cache.put(page, new Response(data.html, { headers }));
+  })));
+});
+
+function network(event) {
+  return Promise.resolve(event.preloadResponse).then((preloaded) => preloaded || fetch(event.request));
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === "navigate") {
+  if (SIGN_IN_OUT.includes(url.pathname) && request.method === "POST") {
+    // Another user's pages must not show: copies go before the sign-in or -out is sent.
+    event.respondWith(caches.delete(PAGES).then(() => fetch(request)));
+    return;
+  }
+  if (request.method !== "GET") return;
+  const page = url.origin + url.pathname;
+  if (request.mode === "navigate" && COPIED.test(url.pathname)) {
+    event.respondWith(caches.open(PAGES).then((cache) => cache.match(page)).then((copy) => {
+      if (copy) {
+        const preload = Promise.resolve(event.preloadResponse).catch(() => undefined);
+        preloads.set(page, preload);
+        event.waitUntil(preload.then(() => new Promise((done) => setTimeout(done, 10000)))
+          .then(() => { if (preloads.get(page) === preload) preloads.delete(page); }));
+        return marked(copy);
+      }
+      return network(event).then((response) => {
+        event.waitUntil(Promise.resolve(keep(page, response)).catch(() => {}));
+        return response;
+      });
+    }).catch(() => caches.match(OFFLINE, { ignoreVary: true })));
+  } else if (request.mode === "navigate") {
     // Always the network: the preloaded response, else a fetch of our own (no preload in this
     // browser, or none yet on the visit that installed this worker); the offline page only when
     // the server cannot be reached at all.
-    event.respondWith(
-      Promise.resolve(event.preloadResponse)
-        .then((preloaded) => preloaded || fetch(request))
-        .catch(() => caches.match(OFFLINE, { ignoreVary: true }))
-    );
+    event.respondWith(network(event).catch(() => caches.match(OFFLINE, { ignoreVary: true })));
+  } else if (request.headers.get(FRESH) && COPIED.test(url.pathname)) {
+    const preload = preloads.get(page);
+    preloads.delete(page);
+    event.respondWith(Promise.resolve(preload).then((preloaded) => preloaded || fetch(request))
+      .then((response) => {
+        // A game that is gone: its copy goes before the page reloads, so it is not shown again.
+        if (response.status === 404) return caches.open(PAGES).then((cache) => cache.delete(page)).then(() => response);
+        event.waitUntil(Promise.resolve(keep(page, response)).catch(() => {}));
+        return response;
+      }));
   } else if (url.pathname.startsWith("/static/") && url.searchParams.has("v")) {
     // A versioned file never changes, so a cached copy is as good as the server's.
     event.respondWith(caches.match(request, { ignoreVary: true }).then((hit) => hit || fetch(request)));

@@ -115,10 +115,11 @@ def test_a_hand_left_uncounted_is_refused_and_marked(phone: Page, start_game, en
     expect(page.locator('.tally[data-name="Ann"] [data-points]')).to_have_text("23")
 
 
-def test_htmx_starts_up_on_the_few_elements_that_use_it(phone: Page, start_game):
+def test_htmx_starts_up_on_the_few_elements_that_use_it(new_phone, start_game):
     # htmx initialises every [type=submit] it finds; the pad's keys are submit buttons by default
     # instead, so a page load (slow on a phone) processes only the body, the pad and the poller.
-    page = phone
+    # From the network: a page reopened from the phone's copy processes the fresh game as well.
+    page = new_phone(service_workers="block")
     start_game(page, ["Ann", "Bob", "Cat", "Dan"])
     page.add_init_script(
         """document.addEventListener("htmx:afterProcessNode",

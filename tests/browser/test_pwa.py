@@ -40,9 +40,14 @@ def test_the_manifest_and_the_service_worker_load(phone: Page, live_server: str,
     assert phone.evaluate(READY) == f"{live_server}/sw.js"
     cached = phone.evaluate(CACHED)
     assert f"{live_server}/offline" in cached
-    for asset in ("css/app.css?v=", "js/app.js?v=", "vendor/htmx-2.0.11.min.js?v="):
+    for asset in (
+        "css/app.css?v=",
+        "js/app.js?v=",
+        "js/offline.js?v=",
+        "vendor/htmx-2.0.11.min.js?v=",
+    ):
         assert any(f"{live_server}/static/{asset}" in url for url in cached), asset
-    # Nothing of the game itself is kept: pages and polls always come from the server.
+    # The first visit, before the worker ran, leaves no copy of the page; polls are never kept.
     assert not [url for url in cached if "/games/" in url]
 
     # Chromium's own check before it offers "Install app": nothing missing but a normal profile.

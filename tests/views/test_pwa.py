@@ -64,7 +64,7 @@ def test_the_service_worker_comes_from_the_root_and_is_always_checked(client):
     assert "no-cache" in response.headers["Cache-Control"]
     script = response.get_data(as_text=True)
     # It keeps the versioned assets and the offline page, each named exactly as the pages link them.
-    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", script).group(1))
+    assets = json.loads(re.search(r"const ASSETS=(\[.*?\]);", script).group(1))
     page = parse(client.get("/"))
     linked = [node.attrs["href"] for node in page.find_all("link", rel="stylesheet")]
     linked += [node.attrs["src"] for node in page.find_all("script")]
@@ -72,32 +72,46 @@ def test_the_service_worker_comes_from_the_root_and_is_always_checked(client):
     for url in assets:
         with client.get(url) as asset:
             assert asset.status_code == 200
-    assert 'const OFFLINE = "/offline";' in script
+    assert 'const OFFLINE="/offline";' in script
+    assert any(url.startswith("/static/js/offline.js?v=") for url in assets)
 
 
-def test_the_service_worker_leaves_pages_polls_and_the_api_to_the_network(client):
+def test_the_service_worker_keeps_copies_of_the_home_and_game_pages_only(client):
     script = client.get("/sw.js").get_data(as_text=True)
-    # Only versioned static files are answered from the cache; a navigation only falls back to the
-    # offline page when the network fails; no response is ever put into the cache at run time.
-    assert script.count("caches.match(") == 2
-    assert "cache.put(" not in script
-    assert 'url.pathname.startsWith("/static/") && url.searchParams.has("v")' in script
-    # A page comes from navigation preload (the browser's request, started while the worker
-    # boots) or a fetch of the worker's own, and only then from the offline page.
+    copied = re.compile(re.search(r"const COPIED=/(.+?)/;", script).group(1).replace("\\/", "/"))
+    assert [path for path in ("/", "/games/12") if copied.match(path)] == ["/", "/games/12"]
+    for path in ("/games/12/live", "/games/12/hands", "/games/new", "/players", "/api/games"):
+        assert not copied.match(path), path
+    # A copy is shown marked, and stored only from a successful page of our own.
+    assert "data-copy-of=" in script
+    assert '!response.ok||response.redirected||response.type!=="basic"' in script
+    # Fragments, polls and saves never come from a cache: only a page's copy, the offline page
+    # (when a page cannot be fetched) and versioned static files are ever looked up.
+    lookups = re.findall(r"caches?\.match\((\w+)", script)
+    assert lookups == ["page", "page", "OFFLINE", "OFFLINE", "request"]
+    assert 'url.pathname.startsWith("/static/")&&url.searchParams.has("v")' in script
     assert "navigationPreload.enable()" in script
-    assert (
-        ".then((preloaded) => preloaded || fetch(request))\n"
-        "        .catch(() => caches.match(OFFLINE"
-    ) in script
+
+
+def test_signing_in_or_out_drops_the_copies_first(client):
+    script = client.get("/sw.js").get_data(as_text=True)
+    assert 'const SIGN_IN_OUT=["/login","/logout"];' in script
+    assert "caches.delete(PAGES).then(()=>fetch(request))" in script
+
+
+def test_copies_are_named_by_the_release_like_the_assets(client):
+    script = client.get("/sw.js").get_data(as_text=True)
+    cache = re.search(r'const CACHE="uno-scorer-(\w+)"', script).group(1)
+    assert f'const PAGES="uno-pages-{cache}";' in script
 
 
 def test_a_new_asset_version_renames_the_cache(client, app, monkeypatch):
-    first = re.search(r'const CACHE = "([^"]+)"', client.get("/sw.js").get_data(as_text=True))
+    first = re.search(r'const CACHE="([^"]+)"', client.get("/sw.js").get_data(as_text=True))
     from scorer import assets
 
     monkeypatch.setattr(assets, "static_version", lambda name: "changed")
     monkeypatch.setattr("scorer.views.pwa.static_version", lambda name: "changed")
-    second = re.search(r'const CACHE = "([^"]+)"', client.get("/sw.js").get_data(as_text=True))
+    second = re.search(r'const CACHE="([^"]+)"', client.get("/sw.js").get_data(as_text=True))
     assert first.group(1) != second.group(1)
 
 
@@ -108,3 +122,13 @@ def test_the_offline_page_is_friendly_and_holds_no_token(client):
     assert page.find("h1").text == "The scorer can't be reached"
     assert "hx-headers" not in page.find("body").attrs
     assert page.find("a", class_="primary").text == "Try again"
+
+
+def test_every_page_has_a_hidden_copy_mark_and_the_offline_script_deferred(client):
+    page = parse(client.get("/"))
+    mark = page.by_id("copy-mark")
+    assert mark.attrs["role"] == "status" and "hidden" in mark.attrs
+    # Inside <main>, so a fresh page replacing the main content brings its own.
+    assert page.by_id("main").by_id("copy-mark") is not None
+    scripts = {node.attrs["src"].split("?")[0]: node.attrs for node in page.find_all("script")}
+    assert "defer" in scripts["/static/js/offline.js"]

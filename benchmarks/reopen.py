@@ -1,0 +1,229 @@
+"""Reopening a game on a slow phone: how soon the pad responds, and how soon the state is fresh.
+
+`scorer serve` (waitress) runs on a fresh SQLite database with a game of 4 players and a few hands.
+Debian's chromium opens the game page twice on a fast network (the second visit, under the service
+worker, leaves the phone's copy), then another phone records a hand, and the page is opened again
+on the throttled profile (400 ms latency, 50 KiB/s down, 4x CPU slowdown), as a player reopening
+the game from the home screen would. Measured from navigation start:
+
+- the pad responds: DOMContentLoaded has ended, so our deferred scripts have run and drawn the pad
+  (a tap is then checked to change the pad's summary, untimed: Playwright's own checks before a
+  tap run in the throttled page and would be counted too);
+- the copy shows: the page parsed so far is the copy (html[data-copy-of]);
+- the fresh state: the copy's mark is gone because the server's page replaced it (offline.js),
+  checked by the hand number the fresh pad shows.
+
+The worker is stopped before the reopen, as it is when a phone reopens the app from its home
+screen.
+
+The same open with the service worker blocked (no copy: the network alone) is measured too, for
+comparison. Throttling is made either by DevTools (the page's requests; navigation preload and the
+worker's own fetches may escape it) or at a proxy in front of the server (every request).
+
+    .venv/bin/python benchmarks/reopen.py [--runs 5]
+
+Budget (issue 12): the pad responds within 0.3 s; the fresh state follows within one round trip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from page_weight import (  # noqa: E402
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    CPU_SLOWDOWN,
+    PHONE,
+    SLOW_NETWORK,
+    CountingProxy,
+    settle,
+)
+from support import (  # noqa: E402
+    play_hands,
+    print_machine,
+    production_app,
+    scorer_serve,
+    scratch_folder,
+    start_game,
+    verdict,
+)
+
+PLAYERS = 4
+HANDS = 8
+PAD_BUDGET_MS = 300
+ROUND_TRIP_MS = SLOW_NETWORK["latency"]
+# When the copy showed and when the fresh page replaced it, in ms from navigation start, noted by
+# the page itself as it happens.
+WATCH = """(() => {
+  const times = (window.__reopen = {});
+  const since = () => Math.round(performance.now());
+  const watch = new MutationObserver(() => {
+    const html = document.documentElement;
+    if (!html) return;
+    if (html.hasAttribute('data-copy-of')) times.copy = times.copy || since();
+    else if (times.copy && !times.fresh) times.fresh = since();
+    if (document.body) {
+      // Parsed up to <body>: from now on only the mark's removal matters.
+      watch.disconnect();
+      watch.observe(html, { attributes: true, attributeFilter: ['data-copy-of'] });
+    }
+  });
+  watch.observe(document, { childList: true, subtree: true });
+})()"""
+# The pad answers taps once our deferred scripts have run and DOMContentLoaded has drawn it.
+TIMING = """() => {
+  const t = performance.getEntriesByType('navigation')[0];
+  return { pad: t.domContentLoadedEventEnd, load: t.loadEventEnd, first_byte: t.responseStart };
+}"""
+COPIED = """(path) => caches.keys()
+  .then((keys) => Promise.all(keys.map((key) => caches.open(key).then((c) => c.match(path)))))
+  .then((found) => found.some(Boolean))"""
+
+
+def reopen(browser, proxy: CountingProxy, url: str, path: str, how: str, record_hand) -> dict:
+    """One fresh phone: two fast visits, a hand recorded elsewhere, then the throttled reopen."""
+    workers = "block" if how == "no-sw" else "allow"
+    context = browser.new_context(service_workers=workers, **PHONE)
+    try:
+        if workers == "allow":
+            for _visit in range(2):
+                page = context.new_page()
+                page.goto(url)
+                settle(page, quiet_ms=200)
+                page.close()
+            page = context.new_page()
+            page.goto(url)
+            settle(page, quiet_ms=0)
+            assert page.evaluate(COPIED, path), "no copy of the page was kept"
+            page.close()
+        expected = record_hand()
+
+        page = context.new_page()
+        page.add_init_script(WATCH)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        # A phone reopening the app from its home screen starts the worker too.
+        cdp.send("ServiceWorker.enable")
+        cdp.send("ServiceWorker.stopAllWorkers")
+        if how == "network":
+            proxy.shape(SLOW_NETWORK["latency"] / 1000, SLOW_NETWORK["downloadThroughput"])
+        else:
+            cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        page.goto(url, wait_until="domcontentloaded", timeout=60_000)
+        page.locator("#hand-form .pad-title").filter(has_text=f"Record hand {expected}").wait_for(
+            timeout=60_000
+        )
+        page.wait_for_load_state("load")
+        times = {**page.evaluate("window.__reopen"), **page.evaluate(TIMING)}
+        # Not timed: the pad does answer a tap.
+        page.locator("#hand-form .went-out .chip").first.tap()
+        page.locator("#hand-form [data-summary]").filter(has_text="scores").wait_for()
+        return times
+    finally:
+        proxy.unshape()
+        context.close()
+
+
+HOW = {
+    "devtools": "DevTools throttling, from the copy",
+    "network": "slow network at the proxy, from the copy",
+    "no-sw": "DevTools throttling, service worker blocked (network only)",
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    print_machine()
+    report: list[str] = []
+    failures: list[str] = []
+    with scratch_folder("reopen-") as folder:
+        database = f"sqlite:///{folder / 'bench.sqlite'}"
+        app = production_app(database, folder)
+        from scorer.extensions import db
+        from scorer.services import games
+
+        with app.app_context():
+            game_id = start_game(db.session, PLAYERS, target=100_000).id
+            play_hands(db.session, game_id, HANDS, PLAYERS)
+            db.session.remove()
+
+        def record_hand() -> int:
+            """Another phone records a hand; gives the number the fresh pad then shows."""
+            with app.app_context():
+                play_hands(db.session, game_id, 1, PLAYERS)
+                number = games.load_game(db.session, game_id).state.next_hand_number
+                db.session.remove()
+                return number
+
+        with scorer_serve(database, folder) as server, sync_playwright() as playwright:
+            proxy = CountingProxy(server.port)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+            path = f"/games/{game_id}"
+            url = f"http://127.0.0.1:{proxy.port}{path}"
+            results: dict[str, list[dict]] = {how: [] for how in HOW}
+            try:
+                for _run in range(args.runs):
+                    for how in HOW:
+                        results[how].append(reopen(browser, proxy, url, path, how, record_hand))
+            finally:
+                browser.close()
+                proxy.close()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+    report.append(
+        f"Chromium at {PHONE['viewport']['width']}x{PHONE['viewport']['height']}, "
+        f"{PHONE['device_scale_factor']}x, touch; a standard game of {PLAYERS} players with "
+        f"{HANDS}+ hands; scorer serve (waitress) on SQLite; 400 ms latency, 50 KiB/s, CPU "
+        f"{CPU_SLOWDOWN}x slower; {args.runs} runs of each, each in a fresh browser profile. "
+        "Times in ms from navigation start, medians (each run in brackets).\n"
+    )
+    report.append(
+        "| reopen | first byte | copy shows | pad responds | fresh state | loadEventEnd | budget |"
+    )
+    report.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for how, runs in results.items():
+
+        def column(name: str, runs=runs) -> str:
+            values = [run[name] for run in runs if run.get(name)]
+            if not values:
+                return "-"
+            each = ", ".join(f"{value:.0f}" for value in values)
+            return f"{statistics.median(values):.0f} ({each})"
+
+        pad = statistics.median(run["pad"] for run in runs)
+        if how == "no-sw":
+            budget = "(comparison)"
+        else:
+            # Within one round trip of the copy being on screen.
+            fresh_late = statistics.median(run["fresh"] - run["copy"] for run in runs)
+            ok = pad <= PAD_BUDGET_MS
+            budget = (
+                f"pad {verdict(ok)} (<= {PAD_BUDGET_MS}); fresh {fresh_late:.0f} ms after the "
+                "copy showed"
+            )
+            if not ok:
+                failures.append(f"pad on reopen ({how})")
+        report.append(
+            f"| {HOW[how]} | {column('first_byte')} | {column('copy')} | {column('pad')} "
+            f"| {column('fresh')} "
+            f"| {column('load')} | {budget} |"
+        )
+    print("\n".join(report))
+    print(f"\nBudgets failed: {', '.join(failures) or 'none'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

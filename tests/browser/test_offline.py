@@ -1,0 +1,424 @@
+"""Keeping score without the server: hands wait on the phone, go out once, and never vanish.
+
+Each phone here is a context of its own, so the requests that fail while it is offline (polls,
+sends) are expected; script errors, and any other console error, still fail the test.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+import sqlalchemy as sa
+from axe_playwright_python.sync_playwright import Axe
+from factories import make_game
+from flask import Flask, request, request_started
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+from scorer.access import add_user
+from scorer.extensions import db
+from scorer.models import Game, User
+from scorer.services import games
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+AXE = Axe()
+# How long the server takes to answer a page when a test wants to see the copy before the fresh one.
+SLOW_S = 2
+READY = "navigator.serviceWorker.ready.then((registration) => !!registration.active)"
+COPIES = """caches.keys()
+  .then((keys) => Promise.all(keys.filter((key) => key.startsWith('uno-pages-'))
+    .map((key) => caches.open(key).then((cache) => cache.keys()))))
+  .then((lists) => lists.flat().map((request) => new URL(request.url).pathname))"""
+QUEUE = "(game) => JSON.parse(localStorage.getItem('uno:queue:' + game) || '[]')"
+# What a phone without a server logs about the requests it could not make (htmx logs a poll that
+# failed as an error).
+UNREACHABLE = re.compile(
+    r"net::ERR_(INTERNET_DISCONNECTED|CONNECTION_REFUSED|FAILED)"
+    r"|the server responded with a status of 4\d\d"
+    r"|^htmx:(sendError|afterRequest), \[object HTMLDivElement\]$"
+)
+
+
+@pytest.fixture
+def offline_phone(browser: Browser) -> Iterator[Callable[[], Page]]:
+    contexts: list[BrowserContext] = []
+    problems: list[str] = []
+
+    def make() -> Page:
+        context = browser.new_context(
+            viewport=PHONE, device_scale_factor=3, is_mobile=True, has_touch=True
+        )
+        context.set_default_timeout(5_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.on(
+            "console",
+            lambda message: (
+                message.type == "error"
+                and not UNREACHABLE.search(message.text)
+                and problems.append(f"console: {message.text}")
+            ),
+        )
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def game_id(live_app: Flask) -> int:
+    with live_app.app_context():
+        return make_game(db.session, ["Ann", "Bob", "Cat"]).id
+
+
+def stored(live_app: Flask, game: int) -> list[tuple[int, dict[int, int]]]:
+    """Who went out and the points counted, hand by hand, as the database has them."""
+    with live_app.app_context():
+        try:
+            view = games.load_game(db.session, game)
+            return [(hand.went_out, dict(hand.counted)) for hand in view.state.hands]
+        finally:
+            db.session.remove()
+
+
+def open_with_copy(page: Page, url: str) -> None:
+    """Open a game page twice: the second visit, under the service worker, leaves a copy."""
+    page.goto(url)
+    assert page.evaluate(READY)
+    page.goto(url)
+    path = url.split("127.0.0.1", 1)[1].split("/", 1)[1]
+    for _ in range(100):
+        if f"/{path}" in page.evaluate(COPIES):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"no copy of /{path}: {page.evaluate(COPIES)}")
+
+
+def no_axe_violations(page: Page) -> None:
+    results = AXE.run(page)
+    assert not results.violations_count, results.generate_report()
+
+
+def save(page: Page) -> None:
+    page.locator("#hand-form").get_by_role("button", name="Save hand").tap()
+
+
+def waiting(page: Page) -> Locator:
+    return page.locator("#waiting .waiting-hand")
+
+
+def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, enter_hand
+):
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    page.context.set_offline(True)
+
+    # What the server would refuse is said at once, not queued: a hand left uncounted.
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"]})
+    save(page)
+    expect(page.locator("#hand-form [data-summary]")).to_have_text(
+        "Count every hand before saving: Cat."
+    )
+    assert page.evaluate(QUEUE, str(game_id)) == []
+    page.locator('#hand-form .tally[data-name="Cat"] .tally-pick').tap()
+    page.locator('#hand-form .keys [data-card="20"]').tap()
+    save(page)
+    expect(waiting(page)).to_have_count(1)
+    expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Ann.* 25 · waiting to send"))
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    enter_hand(page, Locator.tap, "Bob", {"Cat": ["7"], "Ann": ["9"]})
+    save(page)
+    expect(waiting(page)).to_have_count(2)
+    expect(waiting(page).nth(1)).to_contain_text(
+        re.compile(r"^Hand 2 · Bob.* 16 · waiting to send")
+    )
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    if page.locator("[data-waiting]").count():  # the scoreboard's slots (the pad's templates)
+        expect(page.locator('[data-side="0"] [data-waiting]')).to_have_text("+25 waiting")
+    assert stored(live_app, game_id) == []
+
+    # Reopened offline: the copy, marked as such, with the hands still waiting.
+    page.reload()
+    expect(page.locator("#copy-mark")).to_have_text(re.compile(r"^Offline · last seen \d\d:\d\d$"))
+    expect(waiting(page)).to_have_count(2)
+    no_axe_violations(page)
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    assert [hand["number"] for hand in page.evaluate(QUEUE, str(game_id))] == [1, 2]
+
+    page.context.set_offline(False)
+    expect(page.locator("#waiting")).to_have_count(0)
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    assert stored(live_app, game_id) == [(0, {1: 5, 2: 20}), (1, {2: 7, 0: 9})]
+    expect(page.locator("#scoreboard-title")).to_contain_text("hand 3")
+    assert page.evaluate(QUEUE, str(game_id)) == []
+    # The copy followed the game without downloading it again: offline, it shows both hands.
+    page.wait_for_timeout(500)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#copy-mark")).to_contain_text("Offline · last seen")
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    expect(page.locator("#scoreboard-title")).to_contain_text("hand 3")
+    expect(page.locator("#waiting")).to_have_count(0)
+    # Sent once: back online, nothing is sent again.
+    page.context.set_offline(False)
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    assert stored(live_app, game_id) == [(0, {1: 5, 2: 20}), (1, {2: 7, 0: 9})]
+
+
+def conflict(offline_phone, live_server: str, game: int, enter_hand) -> Page:
+    """Ours (Ann went out) waits offline while another phone records hand 1 (Bob went out)."""
+    ours, theirs = offline_phone(), offline_phone()
+    url = f"{live_server}/games/{game}"
+    open_with_copy(ours, url)
+    ours.context.set_offline(True)
+    enter_hand(ours, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["20"]})
+    save(ours)
+    expect(waiting(ours)).to_have_count(1)
+
+    theirs.goto(url)
+    enter_hand(theirs, Locator.tap, "Bob", {"Cat": ["3"], "Ann": ["50"]})
+    save(theirs)
+    expect(theirs.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+
+    ours.context.set_offline(False)
+    hand = waiting(ours).first
+    expect(hand).to_contain_text("another phone recorded it")
+    expect(hand.locator(".version").first).to_have_text(
+        "Theirs: Bob +53 (Bob went out · Ann 50 · Cat 3)"
+    )
+    expect(hand.locator(".version").nth(1)).to_have_text(
+        "Ours: Ann +25 (Ann went out · Bob 5 · Cat 20)"
+    )
+    return ours
+
+
+def test_a_hand_another_phone_recorded_meanwhile_is_shown_and_kept_until_theirs_is_chosen(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, enter_hand
+):
+    page = conflict(offline_phone, live_server, game_id, enter_hand)
+    # Nothing is dropped while the table decides: theirs is stored, ours still waits.
+    assert stored(live_app, game_id) == [(1, {0: 50, 2: 3})]
+    assert [hand["number"] for hand in page.evaluate(QUEUE, str(game_id))] == [1]
+    page.reload()
+    expect(waiting(page).first).to_contain_text("another phone recorded it")
+    no_axe_violations(page)
+
+    waiting(page).first.get_by_role("button", name="Keep theirs").tap()
+    expect(page.locator("#waiting")).to_have_count(0)
+    assert page.evaluate(QUEUE, str(game_id)) == []
+    assert stored(live_app, game_id) == [(1, {0: 50, 2: 3})]
+
+
+def test_using_ours_makes_it_an_edit_of_their_hand(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, enter_hand
+):
+    page = conflict(offline_phone, live_server, game_id, enter_hand)
+    waiting(page).first.get_by_role("button", name="Use ours").tap()
+    expect(page.locator("#waiting")).to_have_count(0)
+    assert stored(live_app, game_id) == [(0, {1: 5, 2: 20})]
+    expect(page.locator("#scoreboard .standings li").first).to_contain_text("25")
+    assert page.evaluate(QUEUE, str(game_id)) == []
+
+
+@pytest.fixture
+def slow_page(live_app: Flask) -> Iterator[Callable[[str], None]]:
+    """Makes the server take two seconds to answer a page, so the copy stays on screen a while."""
+    slow: set[str] = set()
+
+    def wait(_sender, **_extra) -> None:
+        if request.method == "GET" and request.path in slow:
+            time.sleep(SLOW_S)
+
+    request_started.connect(wait, live_app)
+    yield slow.add
+    request_started.disconnect(wait, live_app)
+
+
+def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page, enter_hand
+):
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    expect(page.locator("#scoreboard .score").first).to_have_text(re.compile(r"score\s*0"))
+    # Another phone records a hand; this one was closed meanwhile.
+    other = offline_phone()
+    other.goto(url)
+    enter_hand(other, Locator.tap, "Cat", {"Ann": ["9"], "Bob": ["8"]})
+    save(other)
+    expect(other.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    page.goto(f"{live_server}/rules")
+    slow_page(f"/games/{game_id}")
+
+    page.goto(url)
+    # The copy at once, never presented as current; the pad works on it.
+    expect(page.locator("#copy-mark")).to_have_text(
+        re.compile(r"^Last seen \d\d:\d\d · updating…$"), timeout=SLOW_S * 900
+    )
+    assert page.locator("html").get_attribute("data-copy-of")
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 1")
+    page.locator("#hand-form .went-out .chip", has_text="Ann").tap()
+    expect(page.locator("#hand-form [data-summary]")).to_have_text("Ann scores 0")
+    # Then the fresh state in its place, and the mark goes.
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    expect(page.locator("#scoreboard .standings li").first).to_contain_text("Cat")
+    expect(page.locator("#scoreboard .standings li").first).to_contain_text("17")
+    assert page.locator("html").get_attribute("data-copy-of") is None
+    # The fresh page is the live one: its poll and its token work.
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["7"]})
+    save(page)
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    assert len(stored(live_app, game_id)) == 2
+
+
+PASSWORD = "correct horse battery"
+COPY_OF = "(path) => caches.match(path).then((copy) => copy ? copy.text() : null)"
+
+
+@pytest.fixture
+def owner(live_app: Flask) -> Iterator[str]:
+    """Owner mode for one test; the module's other tests keep score without signing in."""
+    with live_app.app_context():
+        add_user(db.session, "Owner", PASSWORD)
+        db.session.remove()
+    yield "Owner"
+    with live_app.app_context():
+        db.session.execute(sa.delete(User))
+        db.session.commit()
+        db.session.remove()
+
+
+def sign_in(page: Page, name: str) -> None:
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").tap()
+
+
+def test_copies_never_outlive_a_sign_in_or_out_and_a_refused_send_waits_for_one(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, owner: str, enter_hand
+):
+    page = offline_phone()
+    path = f"/games/{game_id}"
+    open_with_copy(page, live_server + path)
+    expect(page.locator(".read-only")).to_be_visible()
+
+    page.goto(f"{live_server}/login?next={path}")
+    with page.expect_navigation(url=live_server + path) as signed_in:
+        sign_in(page, owner)
+    # Not the visitor's copy: the signed-in page, from the server, kept as the new copy.
+    assert "data-copy-of" not in signed_in.value.text()
+    expect(page.locator("#hand-form")).to_be_visible()
+    for _ in range(100):
+        if "hand-form" in (page.evaluate(COPY_OF, path) or ""):
+            break
+        page.wait_for_timeout(50)
+    assert "hand-form" in page.evaluate(COPY_OF, path)
+
+    # A hand waits offline; meanwhile the session ends (as if it expired).
+    page.context.set_offline(True)
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["20"]})
+    save(page)
+    expect(waiting(page)).to_have_count(1)
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    link = page.locator("#waiting").get_by_role("link", name="Sign in to send")
+    expect(link).to_be_visible()
+    assert stored(live_app, game_id) == []
+    expect(waiting(page)).to_have_count(1)
+
+    link.tap()
+    sign_in(page, owner)
+    page.wait_for_url(live_server + path)
+    expect(page.locator("#waiting")).to_have_count(0)
+    assert stored(live_app, game_id) == [(0, {1: 5, 2: 20})]
+
+    page.locator(".menu summary").tap()
+    page.get_by_role("button", name=f"Sign out {owner}").tap()
+    page.wait_for_url(f"{live_server}/")
+    assert page.evaluate(COPY_OF, path) is None
+
+
+def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, enter_hand
+):
+    """Online as far as the phone knows, but the save breaks off: the hand waits, and goes out
+    on a retry of its own once the server answers; plain HTTP, no service worker needed."""
+    page = offline_phone()
+    page.context.route("**/hands", lambda route: route.abort("connectionrefused"))
+    page.context.route("**/sync", lambda route: route.abort("connectionrefused"))
+    page.goto(f"{live_server}/games/{game_id}")
+    enter_hand(page, Locator.tap, "Cat", {"Ann": ["8"], "Bob": ["50"]})
+    save(page)
+    expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Cat.* 58 · waiting to send"))
+    expect(page.locator("#unreachable")).to_have_count(0)
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    # Counted while the first one waits: queued behind it, in order.
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["1"], "Cat": ["2"]})
+    save(page)
+    expect(waiting(page)).to_have_count(2)
+    assert stored(live_app, game_id) == []
+
+    page.context.unroute("**/sync")
+    expect(page.locator("#waiting")).to_have_count(0, timeout=15_000)
+    assert stored(live_app, game_id) == [(2, {0: 8, 1: 50}), (0, {1: 1, 2: 2})]
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+
+
+def test_a_tally_started_on_the_copy_survives_the_fresh_page_and_home_is_copied_too(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page
+):
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    open_with_copy(page, f"{live_server}/")
+    slow_page(f"/games/{game_id}")
+    page.goto(url)
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=SLOW_S * 900)
+    pad = page.locator("#hand-form")
+    pad.locator(".went-out .chip", has_text="Bob").tap()
+    pad.locator('.keys [data-card="7"]').tap()
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 7")
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    assert page.locator("html").get_attribute("data-copy-of") is None
+    # Still hand 1 on the server, so the tally is kept, goes on, and saves with the fresh token.
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 7")
+    pad.locator('.tally[data-name="Ann"] .tally-pick').tap()
+    pad.locator('.keys [data-card="5"]').tap()
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 12")
+    save(page)
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
+    assert stored(live_app, game_id) == [(1, {0: 5, 2: 7})]
+
+    # The home page too: its copy at once, marked, then the server's list.
+    slow_page("/")
+    page.goto(f"{live_server}/")
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=SLOW_S * 900)
+    expect(page.locator(".game-list").first).to_contain_text("no hands yet")
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    expect(page.locator(".game-list").first).to_contain_text("hand 2")
+
+
+def test_the_copy_of_a_game_that_is_gone_is_dropped_for_the_servers_answer(
+    offline_phone, live_server: str, live_app: Flask, game_id: int
+):
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    with live_app.app_context():
+        db.session.delete(db.session.get(Game, game_id))
+        db.session.commit()
+        db.session.remove()
+    page.goto(url)
+    expect(page.locator("h1")).to_have_text(re.compile("not found|no such game", re.I))
+    assert page.evaluate(COPY_OF, f"/games/{game_id}") is None
+    expect(page.locator("#copy-mark")).to_be_hidden()
