@@ -29,9 +29,10 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import selectinload
 
 from .. import scoring
+from ..database import DbSession
 from ..models import (
     Fixture,
     Game,
@@ -60,7 +61,7 @@ class BackupError(ServiceError):
     """A backup that cannot be restored, or a database it cannot be restored into."""
 
 
-def export_all(session: Session) -> dict[str, Any]:
+def export_all(session: DbSession) -> dict[str, Any]:
     """Everything stored, as a JSON-ready dict: {"format": "uno-scorer", "version": 1, ...}."""
     roster = session.scalars(select(Player).order_by(Player.id))
     backup = form.Backup.model_construct(
@@ -112,7 +113,7 @@ def describe(counts: dict[str, int]) -> str:
     return _listed([_many(counts[what], what) for what in shown])
 
 
-def stored_counts(session: Session) -> dict[str, int]:
+def stored_counts(session: DbSession) -> dict[str, int]:
     """How many players, games, hands and leagues the database holds."""
     return {
         what: session.scalar(select(func.count()).select_from(model)) or 0
@@ -125,7 +126,7 @@ def stored_counts(session: Session) -> dict[str, int]:
     }
 
 
-def import_all(session: Session, data: object) -> dict[str, int]:
+def import_all(session: DbSession, data: object) -> dict[str, int]:
     """Restore a backup made by export_all into an empty database, with the results and ratings
     derived from it; how many players, games, hands and leagues (see `tally`).
 
@@ -158,7 +159,7 @@ def import_all(session: Session, data: object) -> dict[str, int]:
     return tally(data)  # type: ignore[arg-type]
 
 
-def hands_csv(session: Session) -> str:
+def hands_csv(session: DbSession) -> str:
     """Every hand for a spreadsheet: a row per counted player, with the points their cards made."""
     out = io.StringIO()
     writer = csv.writer(out)
@@ -182,7 +183,7 @@ def hands_csv(session: Session) -> str:
     return out.getvalue()
 
 
-def _all_games(session: Session) -> list[Game]:
+def _all_games(session: DbSession) -> list[Game]:
     query = (
         select(Game)
         .order_by(Game.id)
@@ -195,7 +196,7 @@ def _all_games(session: Session) -> list[Game]:
     return list(session.scalars(query))
 
 
-def _all_leagues(session: Session) -> list[League]:
+def _all_leagues(session: DbSession) -> list[League]:
     query = (
         select(League)
         .order_by(League.id)
@@ -528,7 +529,7 @@ def _unique(values: list, where: str, what: str) -> None:
 # Restoring.
 
 
-def _check_empty(session: Session) -> None:
+def _check_empty(session: DbSession) -> None:
     held = stored_counts(session)
     del held["hands"]  # a hand is never without its game
     if any(held.values()):
@@ -543,7 +544,7 @@ def _check_empty(session: Session) -> None:
 KEPT_IDS = ("players", "games", "leagues", "league_teams", "fixtures")
 
 
-def _follow_ids(session: Session) -> None:
+def _follow_ids(session: DbSession) -> None:
     """Move PostgreSQL's id sequences past the ids restored, so new rows get fresh ones."""
     if session.get_bind().dialect.name != "postgresql":
         return  # SQLite gives a new row the highest id in its table plus one

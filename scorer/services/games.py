@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, object_session
 
 from .. import scoring
+from ..database import DbSession
 from ..limits import ID_MAX, TEAM_NAME
 from ..models import Game, Player, Seat, Team, utcnow
 from . import players, results
@@ -24,7 +24,7 @@ from .transactions import in_transaction
 RECENT_FINISHED = 10
 
 
-def version_of(session: Session, game_id: int) -> int:
+def version_of(session: DbSession, game_id: int) -> int:
     """A game's version (see mark_changed) in one small query, for the phones that poll it."""
     if not 0 < game_id <= ID_MAX:
         raise NotFound("There is no such game.")
@@ -34,7 +34,7 @@ def version_of(session: Session, game_id: int) -> int:
     return version
 
 
-def list_games(session: Session) -> tuple[list[GameSnapshot], list[GameSnapshot]]:
+def list_games(session: DbSession) -> tuple[list[GameSnapshot], list[GameSnapshot]]:
     """Games in progress, newest first, and the most recently finished ones."""
     playing = (
         session.scalars(
@@ -62,7 +62,7 @@ def list_games(session: Session) -> tuple[list[GameSnapshot], list[GameSnapshot]
 
 
 def create_game(
-    session: Session,
+    session: DbSession,
     mode: str,
     names: Sequence[str],
     target: int = scoring.DEFAULT_TARGET,
@@ -89,7 +89,7 @@ def create_game(
 
 
 def add_game(
-    session: Session,
+    session: DbSession,
     mode: str,
     names: Sequence[str],
     target: int = scoring.DEFAULT_TARGET,
@@ -121,7 +121,7 @@ def add_game(
     return game
 
 
-def rematch(session: Session, game_id: int) -> Game:
+def rematch(session: DbSession, game_id: int) -> Game:
     """A new game with the same seats and settings, dealt first by whoever deals next."""
     finished = load_game(session, game_id)
     if not finished.state.finished:
@@ -143,7 +143,7 @@ def _team_names(game: Game) -> list[str]:
     return [named.get(side, "") for side in range(len(game.seats) // 2)]
 
 
-def mark_changed(view: GameSnapshot) -> GameSnapshot:
+def mark_changed(session: DbSession, view: GameSnapshot) -> GameSnapshot:
     """Record that the hands changed: a new version, whether the game is now over, its results.
 
     Gives the view at the new version.
@@ -157,5 +157,5 @@ def mark_changed(view: GameSnapshot) -> GameSnapshot:
     else:
         game.finished_at = None
     # Standings and ratings follow a finished game's hands in the same transaction.
-    results.game_changed(object_session(game), view, was_finished)
+    results.game_changed(session, view, was_finished)
     return replace(view, version=game.version)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from .. import scoring
+from ..database import DbSession
 from ..models import Hand, HandCount, utcnow
 from .errors import Conflict
 from .games import mark_changed
@@ -35,14 +35,14 @@ class HandEntry:
     last_card: str | None = None
 
 
-def record_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
+def record_hand(session: DbSession, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
     """Save hand `number`, which must be the game's next; a second phone saving it gets Conflict."""
     try:
         with in_transaction(session):
             view = _load_for_change(session, game_id)
             after = _recorded(view, number, entry)
             _insert(session, game_id, after.hands[-1])
-            changed = changed_replay(mark_changed(after))
+            changed = changed_replay(mark_changed(session, after))
     except IntegrityError as error:
         raise _already_recorded(number) from error
     return _committed(session, game_id, changed)
@@ -65,7 +65,7 @@ def _recorded(view: GameSnapshot, number: int, entry: HandEntry) -> GameSnapshot
     return view.with_hands((*view.hands, stored), scoring.play(view.state, stored.facts))
 
 
-def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
+def edit_hand(session: DbSession, game_id: int, number: int, entry: HandEntry) -> GameSnapshot:
     """Replace hand `number`; refused when a later hand would no longer fit the rules."""
     with in_transaction(session):
         view = _load_for_change(session, game_id)
@@ -81,11 +81,11 @@ def edit_hand(session: Session, game_id: int, number: int, entry: HandEntry) -> 
         row.counts.clear()
         session.flush()
         row.counts = [HandCount(**values) for values in _count_values(stored.facts)]
-        changed = changed_replay(mark_changed(after))
+        changed = changed_replay(mark_changed(session, after))
     return _committed(session, game_id, changed)
 
 
-def undo_last_hand(session: Session, game_id: int, number: int) -> GameSnapshot:
+def undo_last_hand(session: DbSession, game_id: int, number: int) -> GameSnapshot:
     """Delete hand `number`, which must still be the last one."""
     with in_transaction(session):
         view = _load_for_change(session, game_id)
@@ -98,11 +98,11 @@ def undo_last_hand(session: Session, game_id: int, number: int) -> GameSnapshot:
         session.delete(_row(session, game_id, number))
         # The hands before the last one were checked when they were saved, and still fit without it.
         state = scoring.replay(view.state.rules, [hand.facts for hand in hands], check=False)
-        changed = changed_replay(mark_changed(view.with_hands(hands, state)))
+        changed = changed_replay(mark_changed(session, view.with_hands(hands, state)))
     return _committed(session, game_id, changed)
 
 
-def _load_for_change(session: Session, game_id: int) -> GameSnapshot:
+def _load_for_change(session: DbSession, game_id: int) -> GameSnapshot:
     """The game as it stands now, held until the transaction ends: one change at a time per game."""
     # Locked before anything is read: checked against an earlier read, an edit and an undo of one
     # hand could each pass alone and then clash (a 500, or a deadlock), a version bump be lost, or
@@ -113,14 +113,14 @@ def _load_for_change(session: Session, game_id: int) -> GameSnapshot:
     return load_game(session, game_id)
 
 
-def _committed(session: Session, game_id: int, changed: ChangedReplay) -> GameSnapshot:
+def _committed(session: DbSession, game_id: int, changed: ChangedReplay) -> GameSnapshot:
     remember(session, changed)
     # Loaded again rather than read from the rows the commit expired: one query, and the hands
     # come from the replay just kept.
     return load_game(session, game_id)
 
 
-def _insert(session: Session, game_id: int, stored: StoredHand) -> None:
+def _insert(session: DbSession, game_id: int, stored: StoredHand) -> None:
     counts = [HandCount(**values) for values in _count_values(stored.facts)]
     session.add(
         Hand(
@@ -133,7 +133,7 @@ def _insert(session: Session, game_id: int, stored: StoredHand) -> None:
     )
 
 
-def _row(session: Session, game_id: int, number: int) -> Hand:
+def _row(session: DbSession, game_id: int, number: int) -> Hand:
     return session.execute(
         select(Hand).where(Hand.game_id == game_id, Hand.number == number)
     ).scalar_one()

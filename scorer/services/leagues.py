@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, joinedload, selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
+from ..database import DbSession
 from ..limits import ID_MAX, LEAGUE_NAME, TEAM_NAME, target_problem
 from ..models import (
     Fixture,
@@ -84,7 +85,7 @@ class SeasonSnapshot:
         return sum(view.state == "played" for view in self.fixtures)
 
 
-def list_leagues(session: Session) -> list[League]:
+def list_leagues(session: DbSession) -> list[League]:
     return list(
         session.scalars(
             select(League).order_by(League.name, League.id).options(selectinload(League.seasons))
@@ -92,7 +93,7 @@ def list_leagues(session: Session) -> list[League]:
     )
 
 
-def create_league(session: Session, name: str, target: int, format: str = "teams") -> League:
+def create_league(session: DbSession, name: str, target: int, format: str = "teams") -> League:
     """A new league of partners games to `target`."""
     problems = []
     name = players.clean_name(name or "")
@@ -110,7 +111,7 @@ def create_league(session: Session, name: str, target: int, format: str = "teams
     return league
 
 
-def load_league(session: Session, league_id: int) -> League:
+def load_league(session: DbSession, league_id: int) -> League:
     """A league with its teams (and their players) and seasons."""
     if not 0 < league_id <= ID_MAX:
         raise NotFound("There is no such league.")
@@ -129,7 +130,7 @@ def load_league(session: Session, league_id: int) -> League:
 
 
 def register_team(
-    session: Session, league_id: int, first: str, second: str, name: str = ""
+    session: DbSession, league_id: int, first: str, second: str, name: str = ""
 ) -> LeagueTeam:
     """Register two players (by name; new names join the roster) as a team of the league."""
     try:
@@ -140,7 +141,7 @@ def register_team(
 
 
 def _register_team(
-    session: Session, league_id: int, first: str, second: str, name: str
+    session: DbSession, league_id: int, first: str, second: str, name: str
 ) -> LeagueTeam:
     league = load_league(session, league_id)
     if league.format != "teams":
@@ -182,12 +183,12 @@ def _register_team(
     return team
 
 
-def add_season(session: Session, league_id: int, legs: int = 1) -> Season:
+def add_season(session: DbSession, league_id: int, legs: int = 1) -> Season:
     """A new season in which every registered team meets every other `legs` times."""
     return _saved_season(session, lambda: _add_season(session, league_id, legs))
 
 
-def _add_season(session: Session, league_id: int, legs: int) -> Season:
+def _add_season(session: DbSession, league_id: int, legs: int) -> Season:
     league = load_league(session, league_id)
     if league.format != "teams":
         raise Conflict("Seasons of the eight-player format are started with their players.")
@@ -203,12 +204,12 @@ def _add_season(session: Session, league_id: int, legs: int) -> Season:
     return season
 
 
-def add_rotation_season(session: Session, league_id: int, names: Sequence[str]) -> Season:
+def add_rotation_season(session: DbSession, league_id: int, names: Sequence[str]) -> Season:
     """A season of the eight-player format for these players (new names join the roster)."""
     return _saved_season(session, lambda: _add_rotation_season(session, league_id, names))
 
 
-def _add_rotation_season(session: Session, league_id: int, names: Sequence[str]) -> Season:
+def _add_rotation_season(session: DbSession, league_id: int, names: Sequence[str]) -> Season:
     league = load_league(session, league_id)
     if league.format != "rotation":
         raise Conflict("This league plays registered teams; start its seasons with them.")
@@ -244,7 +245,7 @@ def _add_rotation_season(session: Session, league_id: int, names: Sequence[str])
     return season
 
 
-def load_season(session: Session, league_id: int, number: int) -> SeasonSnapshot:
+def load_season(session: DbSession, league_id: int, number: int) -> SeasonSnapshot:
     """A season's fixtures (with their teams) and table, in a fixed number of queries."""
     league = load_league(session, league_id)
     season = next((s for s in league.seasons if s.number == number), None)
@@ -283,7 +284,7 @@ def load_season(session: Session, league_id: int, number: int) -> SeasonSnapshot
     return SeasonSnapshot(league, season, views, tuple(table), names)
 
 
-def start_fixture(session: Session, fixture_id: int) -> Game:
+def start_fixture(session: DbSession, fixture_id: int) -> Game:
     """The fixture's partners game: started now, or the one already started (on another phone)."""
     if not 0 < fixture_id <= ID_MAX:
         raise NotFound("There is no such fixture.")
@@ -291,7 +292,7 @@ def start_fixture(session: Session, fixture_id: int) -> Game:
         return _start_fixture(session, fixture_id)
 
 
-def _start_fixture(session: Session, fixture_id: int) -> Game:
+def _start_fixture(session: DbSession, fixture_id: int) -> Game:
     lock_fixture(session, fixture_id)
     fixture = session.scalar(
         select(Fixture)
@@ -327,7 +328,7 @@ def _new_season(league: League, legs: int) -> Season:
     return Season(league=league, number=number, legs=legs)
 
 
-def _saved_season(session: Session, add: Callable[[], Season]) -> Season:
+def _saved_season(session: DbSession, add: Callable[[], Season]) -> Season:
     try:
         with in_transaction(session):
             return add()
@@ -336,7 +337,7 @@ def _saved_season(session: Session, add: Callable[[], Season]) -> Season:
 
 
 def _results(
-    session: Session, season_id: int, fixtures: list[Fixture]
+    session: DbSession, season_id: int, fixtures: list[Fixture]
 ) -> dict[int, tables.FixtureResult]:
     rows = session.execute(
         select(

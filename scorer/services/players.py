@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import case, func, select
-from sqlalchemy.orm import Session
 
+from ..database import DbSession
 from ..limits import ID_MAX, PLAYER_NAME, clean_name
 from ..models import GameResult, Player, Seat
 from ..scoring import Problem
@@ -56,7 +56,7 @@ class RosterEntry:
 
 
 def roster_entries(
-    session: Session, archived: bool = True, player_id: int | None = None
+    session: DbSession, archived: bool = True, player_id: int | None = None
 ) -> list[RosterEntry]:
     """The roster with its counts, most often seated first, then by name, in one query.
 
@@ -87,17 +87,17 @@ def roster_entries(
     return [RosterEntry(*row) for row in rows]
 
 
-def roster(session: Session, archived: bool = False) -> list[Player]:
+def roster(session: DbSession, archived: bool = False) -> list[Player]:
     """Everyone on the roster, most often seated first, then by name; the archived only if asked."""
     return [entry.player for entry in roster_entries(session, archived)]
 
 
-def entries_by_name(session: Session) -> list[RosterEntry]:
+def entries_by_name(session: DbSession) -> list[RosterEntry]:
     """Everyone on the roster, archived too, by name."""
     return sorted(roster_entries(session), key=lambda entry: entry.player.name_key)
 
 
-def roster_entry(session: Session, player_id: int) -> RosterEntry:
+def roster_entry(session: DbSession, player_id: int) -> RosterEntry:
     """One player's entry; NotFound when there is no such player."""
     if not 0 < player_id <= ID_MAX:
         raise NotFound("There is no such player.")
@@ -107,7 +107,7 @@ def roster_entry(session: Session, player_id: int) -> RosterEntry:
     return found[0]
 
 
-def load_player(session: Session, player_id: int) -> Player:
+def load_player(session: DbSession, player_id: int) -> Player:
     if not 0 < player_id <= ID_MAX:
         raise NotFound("There is no such player.")
     player = session.get(Player, player_id)
@@ -116,7 +116,7 @@ def load_player(session: Session, player_id: int) -> Player:
     return player
 
 
-def find_or_add(session: Session, names: Sequence[str]) -> list[Player]:
+def find_or_add(session: DbSession, names: Sequence[str]) -> list[Player]:
     """The roster entries for `names`, in order, adding those not on the roster yet."""
     keys = [name_key(name) for name in names]
     known = {

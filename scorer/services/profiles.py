@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import case, func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import aliased
 
+from ..database import DbSession
 from ..models import GameResult, Player
 from ..scoring import Mode
 from ..scoring.ratings import Rating
@@ -111,7 +112,7 @@ class Profile(WinRate):
         return next(o for o in self.opponents if o.player_id == found.opponent)
 
 
-def profile(session: Session, player_id: int) -> Profile:
+def profile(session: DbSession, player_id: int) -> Profile:
     """Everything the profile page shows, in a fixed number of queries."""
     player = players.load_player(session, player_id)
     mine = GameResult.player_id == player_id
@@ -178,7 +179,7 @@ def profile(session: Session, player_id: int) -> Profile:
     )
 
 
-def rating_history(session: Session, player_id: int) -> list[tuple[int, float]]:
+def rating_history(session: DbSession, player_id: int) -> list[tuple[int, float]]:
     """(game id, mu − 3·sigma after it) for the player's last games, oldest first; 0 to start."""
     players.load_player(session, player_id)
     rows = session.execute(
@@ -190,7 +191,7 @@ def rating_history(session: Session, player_id: int) -> list[tuple[int, float]]:
     return [(game, Rating(mu, sigma).ordinal) for game, mu, sigma in reversed(rows)]
 
 
-def points_history(session: Session, player_id: int) -> list[tuple[int, str, int]]:
+def points_history(session: DbSession, player_id: int) -> list[tuple[int, str, int]]:
     """(game id, mode, points the player scored) for their last games, oldest first."""
     players.load_player(session, player_id)
     rows = session.execute(
@@ -202,7 +203,7 @@ def points_history(session: Session, player_id: int) -> list[tuple[int, str, int
     return [tuple(row) for row in reversed(rows)]  # type: ignore[misc]
 
 
-def _opponents(session: Session, player_id: int) -> tuple[Opponent, ...]:
+def _opponents(session: DbSession, player_id: int) -> tuple[Opponent, ...]:
     me, them = aliased(GameResult), aliased(GameResult)
     rows = session.execute(
         select(
@@ -222,7 +223,7 @@ def _opponents(session: Session, player_id: int) -> tuple[Opponent, ...]:
     return tuple(sorted(opponents, key=lambda o: (-o.games, o.name.casefold())))
 
 
-def _partners(session: Session, player_id: int) -> tuple[Partner, ...]:
+def _partners(session: DbSession, player_id: int) -> tuple[Partner, ...]:
     me, them = aliased(GameResult), aliased(GameResult)
     rows = session.execute(
         select(

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import selectinload
 
 from .. import scoring
+from ..database import DbSession
 from ..models import Game, GameResult, RatingClock, Seat
 from ..scoring import ratings, standings
 from .snapshots import GameSnapshot, rules_of, stored_hands
@@ -24,7 +25,7 @@ from .transactions import in_transaction, lock_rating_clock
 CLOCK_ID = 1
 
 
-def game_changed(session: Session, view: GameSnapshot, was_finished: bool) -> None:
+def game_changed(session: DbSession, view: GameSnapshot, was_finished: bool) -> None:
     """Rewrite a game's results after its hands changed and re-rate from it on; the caller commits.
 
     Nothing happens for a game that neither was nor is finished, so recording an ordinary hand
@@ -54,7 +55,7 @@ def game_changed(session: Session, view: GameSnapshot, was_finished: bool) -> No
             recompute_from(session, start)
 
 
-def lock(session: Session) -> int:
+def lock(session: DbSession) -> int:
     """Take the rating lock until the transaction ends; the last seq given out."""
     clock = RatingClock.__table__
     last = lock_rating_clock(session, CLOCK_ID)
@@ -64,7 +65,7 @@ def lock(session: Session) -> int:
     return last
 
 
-def recompute_from(session: Session, start: int) -> None:
+def recompute_from(session: DbSession, start: int) -> None:
     """Rate every stored game with seq >= `start` again, from the ratings just before it.
 
     The caller holds the rating lock and commits.
@@ -111,7 +112,7 @@ def recompute_from(session: Session, start: int) -> None:
         session.execute(update(GameResult), updates)
 
 
-def rebuild_all(session: Session) -> int:
+def rebuild_all(session: DbSession) -> int:
     """Throw away every stored result and rating and derive them again from the hands; commits.
 
     For a database restored from a backup, or filled by hand. Returns how many games were rated.
@@ -120,7 +121,7 @@ def rebuild_all(session: Session) -> int:
         return _rebuild_all(session)
 
 
-def _rebuild_all(session: Session) -> int:
+def _rebuild_all(session: DbSession) -> int:
     lock(session)
     session.execute(delete(GameResult))
     finished = session.scalars(
@@ -145,14 +146,14 @@ def _rebuild_all(session: Session) -> int:
     return seq
 
 
-def players_games_from(session: Session, player_ids: Iterable[int]) -> int | None:
+def players_games_from(session: DbSession, player_ids: Iterable[int]) -> int | None:
     """The first seq in which any of these players has a result, or None."""
     return session.scalar(
         select(func.min(GameResult.seq)).where(GameResult.player_id.in_(list(player_ids)))
     )
 
 
-def _set_clock(session: Session, seq: int) -> None:
+def _set_clock(session: DbSession, seq: int) -> None:
     clock = RatingClock.__table__
     session.execute(update(clock).where(clock.c.id == CLOCK_ID).values(last_seq=seq))
 

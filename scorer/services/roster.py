@@ -8,21 +8,21 @@ re-rates every game from the first one the merged entry played.
 from __future__ import annotations
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.orm import Session
 
+from ..database import DbSession
 from ..models import GameResult, LeagueTeam, Player, Seat, utcnow
 from ..scoring import Problem, Rejected
 from . import players, results
 from .transactions import in_transaction
 
 
-def rename(session: Session, player_id: int, name: str) -> Player:
+def rename(session: DbSession, player_id: int, name: str) -> Player:
     """Give a player a new name; refused when it is blank, too long or another player's."""
     with in_transaction(session):
         return _rename(session, player_id, name)
 
 
-def _rename(session: Session, player_id: int, name: str) -> Player:
+def _rename(session: DbSession, player_id: int, name: str) -> Player:
     player = players.load_player(session, player_id)
     problem = players.name_problem(name)
     if problem:
@@ -44,7 +44,7 @@ def _rename(session: Session, player_id: int, name: str) -> Player:
     return player
 
 
-def set_archived(session: Session, player_id: int, archived: bool) -> Player:
+def set_archived(session: DbSession, player_id: int, archived: bool) -> Player:
     """Hide a player from the pickers (their history stays), or bring them back."""
     with in_transaction(session):
         player = players.load_player(session, player_id)
@@ -52,7 +52,7 @@ def set_archived(session: Session, player_id: int, archived: bool) -> Player:
     return player
 
 
-def merge(session: Session, keep_id: int, drop_id: int) -> Player:
+def merge(session: DbSession, keep_id: int, drop_id: int) -> Player:
     """Make `drop_id`'s games, results and teams `keep_id`'s, delete `drop_id`, and re-rate.
 
     Refused when they are the same entry, sat in the same game (two people, then) or are both in
@@ -62,7 +62,7 @@ def merge(session: Session, keep_id: int, drop_id: int) -> Player:
         return _merge(session, keep_id, drop_id)
 
 
-def _merge(session: Session, keep_id: int, drop_id: int) -> Player:
+def _merge(session: DbSession, keep_id: int, drop_id: int) -> Player:
     keep = players.load_player(session, keep_id)
     drop = players.load_player(session, drop_id)
     if keep.id == drop.id:
@@ -100,7 +100,7 @@ def _merge(session: Session, keep_id: int, drop_id: int) -> Player:
     return keep
 
 
-def _move_teams(session: Session, keep: Player, drop: Player) -> None:
+def _move_teams(session: DbSession, keep: Player, drop: Player) -> None:
     def teams_of(player: Player) -> list[LeagueTeam]:
         return list(
             session.scalars(

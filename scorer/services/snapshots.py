@@ -24,9 +24,10 @@ from functools import cached_property
 
 from cachetools import LRUCache
 from sqlalchemy import select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import joinedload
 
 from .. import scoring
+from ..database import DbSession
 from ..limits import ID_MAX
 from ..models import Game, Hand, HandCount, Seat
 from .errors import NotFound
@@ -136,7 +137,7 @@ def with_players() -> tuple:
     return (joinedload(Game.seats).joinedload(Seat.player), joinedload(Game.teams))
 
 
-def load_game(session: Session, game_id: int) -> GameSnapshot:
+def load_game(session: DbSession, game_id: int) -> GameSnapshot:
     """A game with its players and hands, loaded in a fixed number of queries."""
     if not 0 < game_id <= ID_MAX:
         raise NotFound("There is no such game.")
@@ -150,7 +151,7 @@ def load_game(session: Session, game_id: int) -> GameSnapshot:
     return snapshots_of(session, [game])[0]
 
 
-def snapshots_of(session: Session, found: Sequence[Game]) -> list[GameSnapshot]:
+def snapshots_of(session: DbSession, found: Sequence[Game]) -> list[GameSnapshot]:
     """Snapshots of these games, replaying only the ones not replayed at their version before."""
     known = {game.id: kept_replay(session, game, game.version) for game in found}
     read = stored_hands(session, [game_id for game_id, replay in known.items() if replay is None])
@@ -175,7 +176,7 @@ def state_before(snapshot: GameSnapshot, number: int) -> scoring.GameState:
 
 
 def stored_hands(
-    session: Session, game_ids: Sequence[int]
+    session: DbSession, game_ids: Sequence[int]
 ) -> dict[int, tuple[int, list[StoredHand]]]:
     """The version and the hands in order of each of these games, by game.
 
@@ -190,7 +191,7 @@ def stored_hands(
 
 
 def _stored_hands(
-    session: Session, game_ids: Sequence[int]
+    session: DbSession, game_ids: Sequence[int]
 ) -> dict[int, tuple[int, list[StoredHand]]]:
     rows = session.execute(
         select(
@@ -240,7 +241,7 @@ def changed_replay(snapshot: GameSnapshot) -> ChangedReplay:
     return ChangedReplay(_key(snapshot.game, snapshot.version), (snapshot.hands, snapshot.state))
 
 
-def remember(session: Session, changed: ChangedReplay) -> None:
+def remember(session: DbSession, changed: ChangedReplay) -> None:
     """Keep a change's replay for the reads after it; only once the change is committed."""
     # A change rolled back must not leave its replay behind under a version that the next change
     # will then take.
@@ -257,7 +258,7 @@ class _Replays:
         self.lock = threading.Lock()
 
 
-def _replays_of(session: Session) -> _Replays:
+def _replays_of(session: DbSession) -> _Replays:
     engine = session.get_bind()
     with _caches_lock:
         replays = _caches.get(engine)
@@ -266,13 +267,13 @@ def _replays_of(session: Session) -> _Replays:
         return replays
 
 
-def kept_replay(session: Session, game: Game, version: int) -> Replay | None:
+def kept_replay(session: DbSession, game: Game, version: int) -> Replay | None:
     replays = _replays_of(session)
     with replays.lock:
         return replays.entries.get(_key(game, version))
 
 
-def _keep(session: Session, key: tuple, replay: Replay) -> None:
+def _keep(session: DbSession, key: tuple, replay: Replay) -> None:
     replays = _replays_of(session)
     with replays.lock:
         replays.entries[key] = replay

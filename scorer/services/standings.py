@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import Select, case, func, select
-from sqlalchemy.orm import Session
 
+from ..database import DbSession
 from ..models import Fixture, GameResult, League, Player, Season, utcnow
 from ..scoring.ratings import Rating
 from ..scoring.standings import WinRate
@@ -53,9 +53,11 @@ def period(
     if kind == "year":
         return Period(kind, datetime(today.year, 1, 1), datetime(today.year + 1, 1, 1))
     if kind == "custom":
-        start = datetime.combine(first, datetime.min.time()) if first else None
-        end = datetime.combine(last + timedelta(days=1), datetime.min.time()) if last else None
-        return Period(kind, start, end)
+        return Period(
+            kind,
+            datetime.combine(first, datetime.min.time()) if first else None,
+            datetime.combine(last + timedelta(days=1), datetime.min.time()) if last else None,
+        )
     return Period("all", None, None)
 
 
@@ -72,7 +74,7 @@ class Row(WinRate):
     change: float | None
 
 
-SORTS: dict[str, tuple[str, Callable[[Row], object]]] = {
+SORTS: dict[str, tuple[str, Callable[[Row], float | str]]] = {
     "name": ("Player", lambda row: row.name.casefold()),
     "games": ("Games", lambda row: row.games),
     "wins": ("Wins", lambda row: row.wins),
@@ -83,7 +85,7 @@ SORTS: dict[str, tuple[str, Callable[[Row], object]]] = {
 DEFAULT_SORT = "rating"
 
 
-def standings(session: Session, span: Period, league_id: int | None = None) -> list[Row]:
+def standings(session: DbSession, span: Period, league_id: int | None = None) -> list[Row]:
     """Everyone who finished a game in `span` (and in the league, if given), best rated first.
 
     The rating is the one the player had after their last game before the period ended, counting
@@ -101,12 +103,12 @@ def standings(session: Session, span: Period, league_id: int | None = None) -> l
     totals = _within(totals, span, league_id)
     # The last game before the period's end, found by time (games are rated in the order they
     # finished) from the covering index rather than by seq from every row.
-    last = select(GameResult.player_id, func.max(GameResult.finished_at).label("at")).group_by(
+    latest = select(GameResult.player_id, func.max(GameResult.finished_at).label("at")).group_by(
         GameResult.player_id
     )
     if span.end is not None:
-        last = last.where(GameResult.finished_at < span.end)
-    last = last.subquery()
+        latest = latest.where(GameResult.finished_at < span.end)
+    last = latest.subquery()
     rated = {
         player: (name, Rating(mu, sigma).ordinal, change)
         for player, name, mu, sigma, change in session.execute(
@@ -144,10 +146,10 @@ def sort_rows(rows: list[Row], key: str, descending: bool) -> list[Row]:
     _label, column = SORTS.get(key, SORTS[DEFAULT_SORT])
     by_name = sorted(rows, key=lambda row: row.name.casefold())
     by_rating = sorted(by_name, key=SORTS["rating"][1], reverse=True)
-    return sorted(by_rating, key=column, reverse=descending)  # type: ignore[arg-type, return-value]
+    return sorted(by_rating, key=column, reverse=descending)
 
 
-def leagues(session: Session) -> list[League]:
+def leagues(session: DbSession) -> list[League]:
     """Leagues to filter by, by name."""
     return list(session.scalars(select(League).order_by(League.name, League.id)))
 

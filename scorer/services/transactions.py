@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import Table, update
-from sqlalchemy.orm import Session
 
+from ..database import DbSession
 from ..models import Fixture, Game, RatingClock
 
 
 @contextmanager
-def in_transaction(session: Session) -> Iterator[Session]:
+def in_transaction(session: DbSession) -> Iterator[DbSession]:
     """Commit what the block wrote when it ends; roll it all back if anything is raised."""
     try:
         yield session
@@ -27,25 +27,25 @@ def in_transaction(session: Session) -> Iterator[Session]:
         raise
 
 
-def lock_game(session: Session, game_id: int) -> int | None:
+def lock_game(session: DbSession, game_id: int) -> int | None:
     """Hold the game's row until the transaction ends: one change at a time per game.
 
     The game's version as the lock holds it, or None when there is no such game.
     """
-    return _lock(session, cast(Table, Game.__table__), game_id, "version")
+    return _lock(session, Game.__table__, game_id, "version")
 
 
-def lock_fixture(session: Session, fixture_id: int) -> None:
+def lock_fixture(session: DbSession, fixture_id: int) -> None:
     """Hold the fixture's row until the transaction ends, so two phones starting it share a game."""
-    _lock(session, cast(Table, Fixture.__table__), fixture_id, "game_id")
+    _lock(session, Fixture.__table__, fixture_id, "game_id")
 
 
-def lock_rating_clock(session: Session, clock_id: int) -> int | None:
+def lock_rating_clock(session: DbSession, clock_id: int) -> int | None:
     """Hold the one-row rating clock until the transaction ends; its last seq, None if unset."""
-    return _lock(session, cast(Table, RatingClock.__table__), clock_id, "last_seq")
+    return _lock(session, RatingClock.__table__, clock_id, "last_seq")
 
 
-def _lock(session: Session, table: Table, row_id: int, column: str) -> Any:
+def _lock(session: DbSession, table: Table, row_id: int, column: str) -> Any:
     # A write that changes nothing, done before anything is read, takes the row's lock on
     # PostgreSQL and the database's write lock on SQLite: a second writer waits here, then reads
     # what the first one committed. SELECT … FOR UPDATE would do on PostgreSQL, but SQLite has none.

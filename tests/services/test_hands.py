@@ -303,10 +303,10 @@ def test_concurrent_saves_of_one_hand_store_exactly_one(app, session, monkeypatc
     both_loaded = threading.Barrier(2)
     mark_changed = hands.mark_changed
 
-    def wait_for_the_other(view):
+    def wait_for_the_other(session, view):
         with contextlib.suppress(threading.BrokenBarrierError):
             both_loaded.wait(timeout=2)
-        return mark_changed(view)
+        return mark_changed(session, view)
 
     monkeypatch.setattr(hands, "mark_changed", wait_for_the_other)
     outcomes: dict[int, object] = {}
