@@ -32,13 +32,30 @@ def test_saving_a_hand_redirects_to_the_game(client, new_game, state_of, rows):
     data = hand_form(0, {1: ["3", "skip"], 2: ["wild", "draw2"], 3: 8}, number=1)
     response = client.post(hands_url(game_id), data=data)
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{game_id}"
+    # The address names the hand saved, so the page can say so until the next thing done.
+    assert response.headers["Location"] == f"/games/{game_id}?saved=1"
     assert "HX-Request" in response.vary
     # 3 + 20, 50 + 20, and 8 typed: Ann scores 101.
     assert scores(state_of(game_id)) == [101, 0, 0, 0]
     assert rows("hands") == 1
     page = parse(client.get(response.headers["Location"]))
     assert page.find(class_="standings").find("li").find(class_="score").text == "score 101"
+    note = page.find("p", class_="toast")
+    assert note.find("span").text == "Hand 1 saved"
+    undo = note.find("button")
+    assert undo.attrs["form"] == "undo-saved"
+    assert page.find("form", id="undo-saved").attrs["action"] == f"/games/{game_id}/hands/1/undo"
+
+
+def test_the_saved_note_is_only_for_the_last_hand(client, new_game, play):
+    game_id = new_game(3)
+    play(game_id, 0, {1: 5, 2: 6})
+    assert parse(client.get(f"/games/{game_id}")).find("p", class_="toast") is None
+    assert parse(client.get(f"/games/{game_id}?saved=1")).find("p", class_="toast") is not None
+    # An old address (the hand undone, or another hand saved since) says nothing.
+    assert parse(client.get(f"/games/{game_id}?saved=2")).find("p", class_="toast") is None
+    play(game_id, 1, {0: 5, 2: 6})
+    assert parse(client.get(f"/games/{game_id}?saved=1")).find("p", class_="toast") is None
 
 
 def test_saving_from_htmx_returns_the_game_fragment(client, new_game, state_of):
@@ -50,9 +67,10 @@ def test_saving_from_htmx_returns_the_game_fragment(client, new_game, state_of):
     assert body.lstrip().startswith('<div id="game"')
     assert "<html" not in body
     page = parse(body)
-    # The fresh pad is for the next hand, empty.
+    # The fresh pad is for the next hand, empty, and says which hand was saved.
     assert page.value("number") == "2"
     assert page.find("input", name="went_out", checked="") is None
+    assert page.find("p", class_="toast").find("span").text == "Hand 1 saved"
     assert scores(state_of(game_id)) == [0, 42, 0]
 
 
