@@ -1,9 +1,8 @@
 """One screen per hand: on a phone the whole hand is recorded without scrolling, and the keypad
 and Save stay under the thumb whichever row is being counted.
 
-Every tap here is checked first: the element must already be inside the viewport (and not under
-the docked keypad), so Playwright's tap never has to scroll to reach it. The page must not scroll
-by itself either: window.scrollY stays where it was.
+Every tap here is checked first (browser/thumb.py): the element must already be inside the
+viewport and not under the docked keypad, and the page must not have scrolled by itself.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from browser.thumb import ThumbTaps
 from factories import make_game
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
@@ -28,41 +28,6 @@ NAMES = ["Ann", "Bob", "Cat", "Dan"]
 TEN = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
 # Where the screenshots go when asked for (SHOTS_DIR=/tmp/shots), to look at the layout.
 SHOTS_DIR = os.environ.get("SHOTS_DIR")
-
-# The element's box, and whether its middle is the topmost thing there (not under the dock).
-REACHABLE = """(element) => {
-  const box = element.getBoundingClientRect();
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  const hit = document.elementFromPoint(x, y);
-  return {
-    top: box.top, bottom: box.bottom, left: box.left, right: box.right,
-    width: innerWidth, height: innerHeight, scrollY: scrollY,
-    onTop: !!hit && (hit === element || element.contains(hit) || hit.contains(element)
-                     || (element.tagName === "INPUT" && hit === element.closest("label"))),
-  };
-}"""
-
-
-class ThumbTaps:
-    """Taps like a thumb that never scrolls: each element must already be in view, on top."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.count = 0
-        self.scroll_y = page.evaluate("scrollY")
-
-    def in_view(self, locator: Locator) -> dict:
-        locator.wait_for()
-        return locator.evaluate(REACHABLE)
-
-    def __call__(self, locator: Locator) -> None:
-        box = self.in_view(locator)
-        assert box["scrollY"] == self.scroll_y, f"the page scrolled to {box['scrollY']}"
-        assert box["top"] >= 0 and box["bottom"] <= box["height"], f"out of view: {box}"
-        assert box["left"] >= 0 and box["right"] <= box["width"], f"out of view: {box}"
-        assert box["onTop"], f"covered by something else: {box}"
-        locator.tap()
-        self.count += 1
 
 
 def shot(page: Page, name: str) -> None:
@@ -151,8 +116,7 @@ def test_ten_players_keep_the_keypad_and_save_in_view_on_a_small_phone(
             taps(row.locator(".tally-pick"))
         expect(row).to_have_class(re.compile(r"\bis-active\b"))
         taps(pad.locator(f'.keys [data-card="{number}"]'))
-        taps.in_view(save)
-        assert ThumbTaps(page).in_view(save)["onTop"]
+        taps.reachable(save)
         expect(row.locator("[data-points]")).to_have_text(str(number))
     shot(page, "ten-360x640")
     expect(pad.locator("[data-summary]")).to_have_text("Ann scores 45")
