@@ -136,8 +136,10 @@ def test_a_hand_can_be_recorded_with_the_keyboard_alone(
     expect(pad.locator("[data-summary]")).to_have_text("Bob scores 41")
     keyboard.press("Enter")
 
-    # Saved: the focus is on the new standings, and the change is announced.
-    expect(page.locator("#scoreboard-title")).to_be_focused()
+    # Saved: the view stays put, the focus is on the next hand's first choice (the pad is where it
+    # was), and the change is announced.
+    expect(page.locator("#hand-form input[name=went_out]").first).to_be_focused()
+    assert page.evaluate("scrollY") == 0
     expect(page.locator("#announcer")).to_have_text(
         "Scores: Bob 41, Ann 0, Cat 0. Bob deals hand 2."
     )
