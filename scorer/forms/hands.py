@@ -24,7 +24,12 @@ LAST_CARD_CHOICES = [
     SelectChoice("draw2", "Draw Two"),
     SelectChoice("wild4", "Wild Draw Four"),
 ]
-PAD_CARDS = ("7", "8", "9", "4", "5", "6", "1", "2", "3", "0", scoring.ANY_ACTION, scoring.ANY_WILD)
+# The keys in reading order, five a line: the cards, and "back" and "clear" for the tools.
+PAD_KEYS = (
+    *("7", "8", "9", scoring.ANY_ACTION, "back"),
+    *("4", "5", "6", scoring.ANY_WILD, "clear"),
+    *("1", "2", "3", "0"),
+)
 # Every sentence the pad shows, here once: the server's summary and the page's script (which gets
 # them in the pad's data) fill in the same templates.
 WORDS = {
@@ -66,7 +71,7 @@ def _with_seats(form: type[HandForm], seats: int) -> type[HandForm]:
 
 
 class HandForm(FlaskForm):
-    pad_cards = PAD_CARDS
+    pad_keys = PAD_KEYS
     number = HiddenField()
     went_out = RadioField("Who went out?", coerce=int, validate_choice=False)
     active = HiddenField()

@@ -226,14 +226,14 @@
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button");
-    var form = button && button.closest("form.pad");
-    if (!form) return;
-    if (button.dataset.undo) {
+    if (button && button.dataset.undo && window.htmx) {
       // Undo of the "Hand N saved" note: the game goes back in place, without leaving the page.
       event.preventDefault();
-      if (window.htmx) window.htmx.ajax("POST", button.dataset.undo, { source: button, target: "#game", swap: "outerHTML" });
+      window.htmx.ajax("POST", button.dataset.undo, { source: button, target: "#game", swap: "outerHTML" });
       return;
     }
+    var form = button && button.closest("form.pad");
+    if (!form) return;
     var row = activeRow(form);
     if (button.dataset.card !== undefined || button.dataset.pad) {
       event.preventDefault();
