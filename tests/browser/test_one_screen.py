@@ -120,5 +120,8 @@ def test_ten_players_keep_the_keypad_and_save_in_view_on_a_small_phone(
         expect(row.locator("[data-points]")).to_have_text(str(number))
     shot(page, "ten-360x640")
     expect(pad.locator("[data-summary]")).to_have_text("Ann scores 45")
+    where = page.evaluate("scrollY")
     ThumbTaps(page)(save)
     expect(page.locator(".pad-title")).to_have_text("Record hand 2")
+    # Saved where it was: the page does not jump back to the top.
+    assert page.evaluate("scrollY") == where > 0

@@ -1,5 +1,7 @@
 """Recording a hand from the tally pad, with and without htmx and JavaScript."""
 
+import json
+
 import pytest
 from factories import hand_form
 from markup import HTMX, error_for, form_errors, parse
@@ -290,3 +292,46 @@ def test_form_errors_are_not_shown_on_a_clean_pad(client, new_game):
     page = parse(client.get(f"/games/{game_id}"))
     assert form_errors(page) == []
     assert page.find(class_="error") is None
+
+
+def pad_data(page) -> dict:
+    return json.loads(page.find("form", id="hand-form").attrs["data-pad"])
+
+
+def test_the_pad_gets_its_rules_as_data(client, new_game):
+    data = pad_data(parse(client.get(f"/games/{new_game(['Ann', 'Bob', 'Cat', 'Dan'])}")))
+    assert data["mode"] == "standard"
+    assert data["names"] == ["Ann", "Bob", "Cat", "Dan"]
+    assert data["sides"] == [0, 1, 2, 3]
+    # Counted in pad order: from the seat after the one who went out, round the table.
+    assert data["counted"] == {"0": [1, 2, 3], "1": [2, 3, 0], "2": [3, 0, 1], "3": [0, 1, 2]}
+    assert data["values"]["20"] == 20 and data["values"]["50"] == 50 and data["values"]["7"] == 7
+    assert data["words"]["one"].format(names="Ann", total=101) == "Ann scores 101"
+    assert data["words"]["nobody"] == "Tap who went out."
+    limits = {kind: (tokens, limit) for kind, tokens, limit in data["limits"]}
+    assert limits["0s"] == (["0"], 4)
+    assert limits["20-point cards"] == (["20", "draw2", "reverse", "skip"], 24)
+    assert limits["50-point wild cards"] == (["50", "wild", "wild4"], 8)
+
+
+def test_the_pad_data_of_partners_and_of_a_player_out_of_the_game(client, new_game, play):
+    partners = pad_data(parse(client.get(f"/games/{new_game(4, mode='partners')}")))
+    assert partners["sides"] == [0, 1, 0, 1]
+    assert partners["counted"]["0"] == [1, 3]
+    game_id = new_game(3, mode="challenge", target=100)
+    play(game_id, 0, {1: 100, 2: 5})
+    challenge = pad_data(parse(client.get(f"/games/{game_id}")))
+    # Seat 1 is out of the game: never offered as who went out, never counted.
+    assert challenge["counted"] == {"0": [2], "2": [0]}
+
+
+def test_a_kept_tally_is_not_drawn_on_a_row_that_is_not_counted(client, new_game):
+    game_id = new_game(3)
+    # Bob's cards were counted before Bob was chosen as who went out: they are not posted by the
+    # script, but a plain form posts what it has; the row shows "went out" only.
+    data = {**hand_form(1, {1: ["3", "20"], 2: ["5"]}, 1), "action": "card:4"}
+    page = parse(client.post(hands_url(game_id), data=data))
+    bob = tally(page, 1)
+    assert bob.find(data_note="").text == "went out"
+    assert bob.find(data_tape="").text == ""
+    assert bob.find(data_points="").text == ""
