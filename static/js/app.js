@@ -45,11 +45,16 @@
     if (store) store.removeItem(STORE + game + ":" + number);
   }
 
+  // What was entered on the pad (not its token, nor the hand's number), radios by their choice:
+  // who went out, each seat's cards and typed total, the seat being counted, the last card.
+  function fields(form) {
+    return all(form, "input[name]:not([name=csrf_token]):not([name=number])");
+  }
+
   function touched(form) {
-    if (form.querySelector("input[name=went_out]:checked")) return true;
-    var last = form.querySelector("input[name=last_card]:checked");
-    if (last && last.value) return true;
-    return all(form, "[data-cards], [data-typed]").some(function (input) { return input.value.trim() !== ""; });
+    return fields(form).some(function (input) {
+      return input.name !== "active" && (input.type === "radio" ? input.checked && input.value : input.value.trim());
+    });
   }
 
   function keep(form) {
@@ -57,10 +62,9 @@
     if (!store || !form.hasAttribute("data-record") || form.dataset.stale) return;
     var key = STORE + form.dataset.game + ":" + numberOf(form);
     if (!touched(form)) { store.removeItem(key); return; }
-    var last = form.querySelector("input[name=last_card]:checked");
-    var tally = { out: wentOut(form), active: form.querySelector("[data-active]").value, last: last ? last.value : "", rows: {} };
-    all(form, ".tally").forEach(function (row) {
-      tally.rows[row.dataset.seat] = [row.querySelector("[data-cards]").value, row.querySelector("[data-typed]").value];
+    var tally = {};
+    fields(form).forEach(function (input) {
+      if (input.type !== "radio" || input.checked) tally[input.name] = input.value;
     });
     try { store.setItem(key, JSON.stringify(tally)); } catch (error) { /* full: the pad still works */ }
   }
@@ -79,15 +83,11 @@
     var tally;
     try { tally = JSON.parse(store.getItem(prefix + number)); } catch (error) { tally = null; }
     if (!tally || touched(form)) return;
-    all(form, "input[name=went_out], input[name=last_card]").forEach(function (input) {
-      input.checked = input.value === (input.name === "went_out" ? tally.out : tally.last);
+    fields(form).forEach(function (input) {
+      var value = tally[input.name] || "";
+      if (input.type === "radio") input.checked = input.value === value;
+      else input.value = value;
     });
-    all(form, ".tally").forEach(function (row) {
-      var saved = tally.rows[row.dataset.seat] || ["", ""];
-      row.querySelector("[data-cards]").value = saved[0];
-      row.querySelector("[data-typed]").value = saved[1];
-    });
-    form.querySelector("[data-active]").value = tally.active || "";
   }
 
   // --- Drawing the pad from its fields.
