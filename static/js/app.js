@@ -299,11 +299,12 @@
     else form.querySelector("button[value=save]").focus();
   });
 
-  // A saved hand is done with on this phone; so is the one before an undo's hand.
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var source = event.detail.elt;
+  // A saved hand is done with on this phone. (Before the swap: afterwards the form is detached,
+  // and its events no longer reach the document.)
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
     var status = event.detail.xhr && event.detail.xhr.status;
-    if (source.matches && source.matches("form.pad[data-record]") && status === 200) forget(source.dataset.game, numberOf(source));
+    if (source && source.matches && source.matches("form.pad[data-record]") && status === 200) forget(source.dataset.game, numberOf(source));
   });
 
   // The note of the hand just saved stays a few seconds, then leaves the summary in view.
