@@ -176,7 +176,7 @@
       row.querySelector(".tally-pick").disabled = !on;
       row.querySelector("[data-cards]").disabled = !on;
       typedInput.disabled = !on;
-      row.querySelector("[data-note]").textContent = words[state] && state !== "counted" ? words[state] : "";
+      row.querySelector("[data-note]").textContent = on ? "" : words[state] || "";
       // A tally kept from before who went out changed is not drawn over "went out".
       row.querySelector("[data-tape]").textContent = !on ? "" : typedText
         ? words.typed

@@ -145,8 +145,17 @@ def test_the_deck_limits_are_checked_on_every_tap(phone: Page, new_game):
     message = "5 0s counted, but the deck has only 4."
     expect(bob.locator(".error")).to_have_text(message)
     expect(cat.locator(".error")).to_have_text(message)
+    # Saved anyway, the server refuses it with the same words on both rows (Dan is not counted).
+    phone.get_by_role("button", name="Save hand").tap()
+    dan_message = "Count this hand or type its total."
+    expect(pad.locator('.tally[data-name="Dan"] .error')).to_have_text(dan_message)
+    expect(bob.locator(".error")).to_have_text(message)
+    # One 0 less on Cat's row: the deck fits again, and Bob's message goes with Cat's.
+    cat.locator(".tally-pick").tap()
     pad.locator('.keys [data-pad="back"]').tap()
-    expect(pad.locator(".tally .error")).to_have_count(0)
+    expect(bob.locator(".error")).to_have_count(0)
+    expect(cat.locator(".error")).to_have_count(0)
+    expect(pad.locator('.tally[data-name="Dan"] .error')).to_have_text(dan_message)
 
 
 def test_a_refused_rows_message_goes_once_that_row_changes(phone: Page, new_game):
