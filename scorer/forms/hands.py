@@ -200,9 +200,15 @@ class HandForm(FlaskForm):
         sentences to fill in, and the deck's limits."""
         rules = self.before.rules
         deck = rules.deck
+        # Only the cards this pad can hold: its keys, and whatever a saved hand being edited has.
+        # A limit on other cards cannot be passed, so the page is not sent it (it is sent on every
+        # visit and every save).
+        cards = {key for key in PAD_KEYS if key in scoring.CARD_TOKENS}
+        for entry in self.counts:
+            cards.update(card for card in _tokens(entry.cards.data) if card in scoring.CARD_TOKENS)
         return {
             "mode": str(rules.mode),
-            "values": {card: deck.points(card) for card in sorted(scoring.CARD_TOKENS)},
+            "values": {card: deck.points(card) for card in sorted(cards)},
             "names": list(self.view.names),
             "sides": [rules.side_of(seat) for seat in range(rules.players)],
             "counted": {
@@ -211,7 +217,11 @@ class HandForm(FlaskForm):
                 if self.before.in_play(seat)
             },
             "words": WORDS,
-            "limits": [[kind, sorted(tokens), limit] for kind, tokens, limit in deck.limits()],
+            "limits": [
+                [kind, sorted(tokens & cards), limit]
+                for kind, tokens, limit in deck.limits()
+                if tokens & cards
+            ],
         }
 
     def summary(self) -> str:

@@ -308,10 +308,22 @@ def test_the_pad_gets_its_rules_as_data(client, new_game):
     assert data["values"]["20"] == 20 and data["values"]["50"] == 50 and data["values"]["7"] == 7
     assert data["words"]["one"].format(names="Ann", total=101) == "Ann scores 101"
     assert data["words"]["nobody"] == "Tap who went out."
+    # The limits on the cards its keys add; named cards are for editing a hand that has them.
     limits = {kind: (tokens, limit) for kind, tokens, limit in data["limits"]}
     assert limits["0s"] == (["0"], 4)
-    assert limits["20-point cards"] == (["20", "draw2", "reverse", "skip"], 24)
-    assert limits["50-point wild cards"] == (["50", "wild", "wild4"], 8)
+    assert limits["20-point cards"] == (["20"], 24)
+    assert limits["50-point wild cards"] == (["50"], 8)
+    assert "Skips" not in limits and "skip" not in data["values"]
+
+
+def test_an_edited_hands_named_cards_get_their_values_and_limits(client, new_game, play):
+    game_id = new_game(3)
+    play(game_id, 0, {1: ["skip", "3"], 2: 4})
+    data = pad_data(parse(client.get(f"/games/{game_id}/hands/1/edit")))
+    assert data["values"]["skip"] == 20
+    limits = {kind: (tokens, limit) for kind, tokens, limit in data["limits"]}
+    assert limits["Skips"] == (["skip"], 8)
+    assert limits["20-point cards"] == (["20", "skip"], 24)
 
 
 def test_the_pad_data_of_partners_and_of_a_player_out_of_the_game(client, new_game, play):
