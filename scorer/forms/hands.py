@@ -6,17 +6,16 @@ is on), so each pad tap can be a plain form post; with JavaScript the same field
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 
 from flask_wtf import FlaskForm
-from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice
+from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import NumberRange, Optional
 
 from .. import scoring
 from ..services.hands import HandEntry
-from ..services.snapshots import GameSnapshot, StoredHand, state_before
+from ..services.snapshots import GameSnapshot, StoredHand
 from .fields import WholeNumberField, attach
 
 TOTAL_MESSAGE = "Type a whole number of points, like 37."
@@ -25,7 +24,29 @@ LAST_CARD_CHOICES = [
     SelectChoice("draw2", "Draw Two"),
     SelectChoice("wild4", "Wild Draw Four"),
 ]
-PAD_CARDS = ("7", "8", "9", "4", "5", "6", "1", "2", "3", "0", scoring.ANY_ACTION, scoring.ANY_WILD)
+# The keys in reading order, five a line: the cards, and "back" and "clear" for the tools.
+PAD_KEYS = (
+    *("7", "8", "9", scoring.ANY_ACTION, "back"),
+    *("4", "5", "6", scoring.ANY_WILD, "clear"),
+    *("1", "2", "3", "0"),
+)
+# Every sentence the pad shows, here once: the server's summary and the page's script (which gets
+# them in the pad's data) fill in the same templates.
+WORDS = {
+    "nobody": "Tap who went out.",
+    "one": "{names} scores {total}",
+    "many": "{names} score {total}",
+    "challenge": "The others take {total} points between them.",
+    "and": " & ",
+    "typed": "typed",
+    "tape": " · ",
+    "out": "went out",
+    "partner": "partner, not counted",
+    "eliminated": "out of the game",
+    "over": "{counted} {kind} counted, but the deck has only {limit}.",
+    "none": "This game's deck has no {kind}.",
+}
+NOTES = {state: WORDS[state] for state in ("out", "partner", "eliminated")}
 
 
 class CountForm(Form):
@@ -38,19 +59,19 @@ class CountForm(Form):
 
 
 @lru_cache(maxsize=32)
-def _with_seats(form: type[HandForm], seats: int) -> type[HandForm]:
-    """`form` with one count sub-form per seat, made once per number of seats."""
+def _with_seats(seats: int) -> type[HandForm]:
+    """HandForm with one count sub-form per seat, made once per number of seats."""
     # Named by seat: rows that are not counted are not posted, so a FieldList (which renumbers
     # what it receives) would shift the seats.
     fields = {
         f"seat_{seat}": FormField(CountForm, name=f"counts-{seat}", separator="-")
         for seat in range(seats)
     }
-    return type(form.__name__, (form,), fields)
+    return type(HandForm.__name__, (HandForm,), fields)
 
 
 class HandForm(FlaskForm):
-    pad_cards = PAD_CARDS
+    pad_keys = PAD_KEYS
     number = HiddenField()
     went_out = RadioField("Who went out?", coerce=int, validate_choice=False)
     active = HiddenField()
@@ -58,10 +79,20 @@ class HandForm(FlaskForm):
 
     @classmethod
     def for_game(
-        cls, view: GameSnapshot, hand: StoredHand | None = None, filled: bool = False, **kwargs
+        cls,
+        view: GameSnapshot,
+        hand: StoredHand | None = None,
+        filled: bool = False,
+        before: scoring.GameState | None = None,
+        **kwargs,
     ) -> HandForm:
-        """The pad for the next hand of `view`, or to edit `hand`, `filled` with what it holds."""
-        form_class = _with_seats(cls, view.state.rules.players)
+        """The pad for the next hand of `view`, or to edit `hand`, `filled` with what it holds.
+
+        `before` is the game as it stood when `hand` was dealt; the next hand's is `view.state`.
+        """
+        if hand is not None and before is None:
+            raise ValueError("editing a hand needs the game as it stood before it")
+        form_class = _with_seats(view.state.rules.players)
         if hand is not None and filled:
             kwargs["data"] = {
                 "number": hand.number,
@@ -70,7 +101,7 @@ class HandForm(FlaskForm):
             }
         form = form_class(**kwargs)
         form.view = view
-        form.before = view.state if hand is None else state_before(view, hand.number)
+        form.before = view.state if before is None else before
         form.went_out.choices = [
             SelectChoice(seat, name)
             for seat, name in enumerate(view.names)
@@ -109,10 +140,11 @@ class HandForm(FlaskForm):
     def counted_seats(self) -> tuple[int, ...]:
         """Seats whose cards count if the chosen player went out, starting with the next seat."""
         went_out = self.went_out_seat
-        if went_out is None:
-            return ()
+        return () if went_out is None else self._counted_after(went_out)
+
+    def _counted_after(self, went_out: int) -> tuple[int, ...]:
         counted = set(self.before.counted_seats(went_out))
-        players = len(self.counts)
+        players = self.before.rules.players
         return tuple(
             seat for step in range(1, players) if (seat := (went_out + step) % players) in counted
         )
@@ -148,32 +180,62 @@ class HandForm(FlaskForm):
                     cards=tuple(cards),
                     points=typed if typed is not None else deck.tally(known),
                     typed=typed is not None,
+                    # Only a counted hand shows its cards: a tally kept from before who went out
+                    # changed stays in the form, unposted, but is not drawn over "went out".
                     tape=(
-                        "typed"
+                        ""
+                        if state != "counted"
+                        else WORDS["typed"]
                         if typed is not None
-                        else " · ".join(str(deck.points(card)) for card in known)
+                        else WORDS["tape"].join(str(deck.points(card)) for card in known)
                     ),
+                    note=NOTES.get(state, ""),
                 )
             )
         return rows
 
-    def card_values(self) -> str:
-        """Points of every card token, as JSON, so the page can add up a tape as it grows."""
-        deck = self.before.rules.deck
-        return json.dumps({card: deck.points(card) for card in sorted(scoring.CARD_TOKENS)})
+    def pad_data(self) -> dict:
+        """What the page's script needs to run the pad without knowing the rules: card values,
+        each seat's side, the seats counted for each choice of who went out (in pad order), the
+        sentences to fill in, and the deck's limits."""
+        rules = self.before.rules
+        deck = rules.deck
+        # Only the cards this pad can hold: its keys, and whatever a saved hand being edited has.
+        # A limit on other cards cannot be passed, so the page is not sent it (it is sent on every
+        # visit and every save).
+        cards = {key for key in PAD_KEYS if key in scoring.CARD_TOKENS}
+        for entry in self.counts:
+            cards.update(card for card in _tokens(entry.cards.data) if card in scoring.CARD_TOKENS)
+        return {
+            "mode": str(rules.mode),
+            "values": {card: deck.points(card) for card in sorted(cards)},
+            "names": list(self.view.names),
+            "sides": [rules.side_of(seat) for seat in range(rules.players)],
+            "counted": {
+                str(seat): list(self._counted_after(seat))
+                for seat in range(rules.players)
+                if self.before.in_play(seat)
+            },
+            "words": WORDS,
+            "limits": [
+                [kind, sorted(tokens & cards), limit]
+                for kind, tokens, limit in deck.limits()
+                if tokens & cards
+            ],
+        }
 
     def summary(self) -> str:
         """What saving this hand gives, in words: "Ann scores 101"."""
         went_out = self.went_out_seat
         if went_out is None:
-            return "Tap who went out."
+            return WORDS["nobody"]
         rows = self.rows()
         total = sum(row.points for row in rows if row.state == "counted")
-        side = self.before.rules.sides[self.before.rules.side_of(went_out)]
         if self.before.rules.mode is scoring.Mode.CHALLENGE:
-            return f"The others take {total} points between them."
-        names = " & ".join(self.view.names[seat] for seat in side)
-        return f"{names} {'score' if len(side) > 1 else 'scores'} {total}"
+            return WORDS["challenge"].format(total=total)
+        side = self.before.rules.sides[self.before.rules.side_of(went_out)]
+        names = WORDS["and"].join(self.view.names[seat] for seat in side)
+        return WORDS["many" if len(side) > 1 else "one"].format(names=names, total=total)
 
     def apply_pad(self, action: str) -> None:
         """Apply one pad tap without JavaScript: a card, remove last, clear, or another player."""
@@ -242,6 +304,7 @@ class PadRow:
     points: int
     typed: bool
     tape: str
+    note: str
 
 
 def _tokens(text: str | None) -> list[str]:

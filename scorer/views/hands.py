@@ -47,7 +47,9 @@ def create(game_id: int) -> Response:
 def edit(game_id: int, number: int) -> Response:
     view = games.load_game(db.session, game_id)
     hand = view.hand(number)
-    form = HandForm.for_game(view, hand, filled=request.method == "GET")
+    form = HandForm.for_game(
+        view, hand, filled=request.method == "GET", before=games.state_before(view, number)
+    )
     status = 200
     action = request.form.get("action", "save")
     if request.method == "POST" and action != "save":
@@ -80,20 +82,41 @@ def undo(game_id: int, number: int) -> Response:
             hand=hand,
             notice=conflict.message,
         )
+    if wants_fragment() and request.headers.get("HX-Target") == "game":
+        # The Undo of the "Hand N saved" note: the game goes back in place, the view stays.
+        view = games.load_game(db.session, game_id)
+        return _game(view, HandForm.for_game(view, formdata=None), 200)
     return see_other(url_for("games.show", game_id=game_id))
 
 
-def _game(view: GameSnapshot, form: HandForm, status: int, notice: str | None = None) -> Response:
+def _game(
+    view: GameSnapshot,
+    form: HandForm,
+    status: int,
+    notice: str | None = None,
+    saved: int | None = None,
+) -> Response:
     return render(
-        "games/show.html", "games/_game.html", status, view=view, form=form, notice=notice
+        "games/show.html",
+        "games/_game.html",
+        status,
+        view=view,
+        form=form,
+        notice=notice,
+        saved=saved,
     )
 
 
 def _saved(view: GameSnapshot) -> Response:
-    """After saving: htmx gets the fresh game in place, a browser is sent back to the game page."""
+    """After saving: htmx gets the fresh game in place, a browser is sent back to the game page.
+
+    Both say which hand was saved, with a way to undo it: the page through its address, so the
+    note stays until the next thing done.
+    """
+    number = len(view.state.hands)
     if wants_fragment():
-        return _game(view, HandForm.for_game(view, formdata=None), 200)
-    return see_other(url_for("games.show", game_id=view.game.id))
+        return _game(view, HandForm.for_game(view, formdata=None), 200, saved=number)
+    return see_other(url_for("games.show", game_id=view.game.id, saved=number))
 
 
 def _number(form: HandForm) -> int:

@@ -28,7 +28,8 @@ bp = Blueprint("sync", __name__)
 def sync(game_id: int, number: int) -> Response:
     view = games.load_game(db.session, game_id)
     stored = _stored(view, number)
-    form = HandForm.for_game(view, stored)
+    before = games.state_before(view, number) if stored is not None else None
+    form = HandForm.for_game(view, stored, before=before)
     # The address names the hand: a body's own number cannot send it elsewhere.
     form.number.data = str(number)
     if not form.validate():

@@ -136,8 +136,10 @@ def test_a_hand_can_be_recorded_with_the_keyboard_alone(
     expect(pad.locator("[data-summary]")).to_have_text("Bob scores 41")
     keyboard.press("Enter")
 
-    # Saved: the focus is on the new standings, and the change is announced.
-    expect(page.locator("#scoreboard-title")).to_be_focused()
+    # Saved: the view stays put, the focus is on the next hand's first choice (the pad is where it
+    # was), and the change is announced.
+    expect(page.locator("#hand-form input[name=went_out]").first).to_be_focused()
+    assert page.evaluate("scrollY") == 0
     expect(page.locator("#announcer")).to_have_text(
         "Scores: Bob 41, Ann 0, Cat 0. Bob deals hand 2."
     )
@@ -185,7 +187,9 @@ def test_every_control_has_a_name(phone: Page, live_server: str, seeded):
     assert names[:3] == ["Add a 7", "Add a 8", "Add a 9"]
     assert "Add 20: Skip, Reverse or Draw Two" in names
     assert "Add 50: Wild or Wild Draw Four" in names
-    assert names[-2:] == ["Remove the last card", "Clear this hand"]
+    # The keys come in reading order, five a line, the tools at the end of the first two lines.
+    assert names[4] == "Remove the last card"
+    assert names[9] == "Clear this hand"
     nameless = phone.evaluate(
         """() => [...document.querySelectorAll("a, button, input:not([type=hidden])")]
           .filter((element) => element.checkVisibility())

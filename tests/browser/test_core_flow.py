@@ -16,7 +16,8 @@ def standings(page: Page) -> list[str]:
     for side in page.locator(".standings .side").all():
         names = " ".join(side.locator(".side-names").text_content().split())
         score = side.locator(".score").inner_text().removeprefix("score").strip()
-        meta = " ".join(side.locator(".side-meta").inner_text().split())
+        # Hands won are in the text but shown only where the line has room (not on a phone).
+        meta = " ".join(side.locator(".side-meta").text_content().split())
         lines.append(f"{side.locator('.rank').inner_text()} {names} {score} | {meta}")
     return lines
 
@@ -69,7 +70,6 @@ def test_four_players_three_hands_an_undo_and_an_edit(phone: Page, start_game, e
     taps(page.get_by_role("button", name="Undo hand 3"))
     page.wait_for_url(game_url)
 
-    expect(page.locator(".game-title")).to_contain_text("hand 3")
     expect(page.locator(".deal-line")).to_have_text("Cat deals hand 3.")
     assert standings(page) == [
         "1 Ann 101 | 399 to go · 1 hand won",

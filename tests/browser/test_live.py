@@ -81,6 +81,11 @@ def test_a_hand_saved_on_one_phone_appears_on_the_other_without_losing_its_tally
     expect(pad.locator(".stale")).to_have_text(
         "Another phone has just saved hand 1. Saving this one will not count it twice."
     )
+    # Recorded elsewhere, the hand is no longer kept on this phone for a reload.
+    assert (
+        other.evaluate("localStorage.getItem(`uno:tally:${location.pathname.split('/')[2]}:1`)")
+        is None
+    )
     # And the scores changing were announced, politely.
     expect(other.locator("#announcer")).to_have_text(
         "Scores: Ann 77, Bob 0, Cat 0. Bob deals hand 2."
@@ -154,3 +159,33 @@ def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(new_phone, game
     with page.expect_response(lambda response: "/live" in response.url, timeout=1_000) as poll:
         page.evaluate(HIDE, False)
     assert poll.value.status == 304
+
+
+def test_notes_about_a_hand_go_once_another_phone_undoes_it(new_phone, game_url: str, enter_hand):
+    keeper, other = open_game(new_phone, game_url), open_game(new_phone, game_url)
+    enter_hand(other, Locator.tap, "Ann", {"Bob": ["7"]})
+    enter_hand(keeper, Locator.tap, "Ann", {"Bob": ["7"], "Cat": ["9"]})
+    keeper.get_by_role("button", name="Save hand").tap()
+    stale = other.locator("#hand-form .stale")
+    expect(stale).to_contain_text("Another phone has just saved hand 1", timeout=WITHIN_MS)
+
+    # The keeper takes it back: the other phone's pad is for hand 1 again, and the note goes.
+    keeper.locator("[data-toast]").get_by_role("button", name="Undo hand 1").tap()
+    expect(keeper.locator(".history .hand")).to_have_count(0)
+    expect(stale).to_have_count(0, timeout=WITHIN_MS)
+    expect(other.locator('.tally[data-name="Bob"] [data-tape]')).to_have_text("7")
+
+    # Saved again by the keeper; the other phone's save is refused as already recorded...
+    keeper.locator(".went-out .chip", has_text="Ann").tap()
+    keeper.locator('.tally[data-name="Cat"] [data-typed]').fill("9")
+    keeper.locator('.tally[data-name="Bob"] [data-typed]').fill("7")
+    keeper.get_by_role("button", name="Save hand").tap()
+    expect(other.locator("#history .hand-head")).to_have_count(1, timeout=WITHIN_MS)
+    other.get_by_role("button", name="Save hand").tap()
+    notice = other.locator("#game > .notice")
+    expect(notice).to_contain_text("Hand 1 was already recorded")
+    # ...and once the keeper undoes it, that notice no longer holds and goes too.
+    keeper.locator("[data-toast]").get_by_role("button", name="Undo hand 1").tap()
+    expect(notice).to_have_count(0, timeout=WITHIN_MS)
+    expect(other.locator(".deal-line")).to_have_text("Ann deals hand 1.")
+    assert other.evaluate("window.__marker") == "no reload"

@@ -56,10 +56,37 @@ def test_a_game_and_a_hand_with_plain_form_posts(page: Page, live_server: str):
     pad.locator('.tally[data-name="Dan"] [data-typed]').fill("8")
     expect(pad.locator("[data-summary]")).to_have_text("Ann scores 93")  # Dan not yet sent
     pad.get_by_role("button", name="Save hand").tap()
-    page.wait_for_url(game_url)
+    # The game page says which hand was saved, through its address, until the next thing done.
+    page.wait_for_url(f"{game_url}?saved=1")
+    expect(page.locator("[data-toast]")).to_contain_text("Hand 1 saved")
 
     ann = page.locator(".standings .side").first
     expect(ann.locator(".side-names")).to_have_text(re.compile(r"^\s*Ann deals\s*$"))
     expect(ann.locator(".score")).to_have_text("score 101")
     expect(page.locator(".history .hand-head")).to_contain_text("Ann went out, +101")
     expect(page.locator(".deal-line")).to_have_text("Ann deals hand 2.")
+
+    # Dan's 8 was a 9: the edit page fixes it, and the note about hand 1 is gone after it.
+    page.get_by_role("link", name="Edit hand 1").tap()
+    page.wait_for_url(re.compile(r"/hands/1/edit$"))
+    page.locator('.tally[data-name="Dan"] [data-typed]').fill("9")
+    page.get_by_role("button", name="Save hand 1").tap()
+    page.wait_for_url(game_url)
+    expect(page.locator(".standings .side").first.locator(".score")).to_have_text("score 102")
+    expect(page.locator("[data-toast]")).to_have_count(0)
+
+    # Hand 2, then its Undo from the note: a plain form post too.
+    pad.locator(".went-out .chip", has_text="Bob").tap()
+    pad.locator('.keys [data-card="5"]').tap()
+    page.wait_for_load_state()
+    expect(pad.locator('.tally[data-name="Cat"] [data-points]')).to_have_text("5")
+    pad.locator('.tally[data-name="Dan"] [data-typed]').fill("6")
+    pad.locator('.tally[data-name="Ann"] [data-typed]').fill("7")
+    pad.get_by_role("button", name="Save hand").tap()
+    page.wait_for_url(f"{game_url}?saved=2")
+    expect(page.locator(".history .hand")).to_have_count(2)
+    page.locator("[data-toast]").get_by_role("button", name="Undo hand 2").tap()
+    page.wait_for_url(game_url)
+    expect(page.locator(".history .hand")).to_have_count(1)
+    expect(page.locator(".deal-line")).to_have_text("Ann deals hand 2.")
+    expect(page.locator("[data-toast]")).to_have_count(0)

@@ -7,6 +7,7 @@ Draw Two, Dan an 8. Ann scores 3 + 20 + 50 + 20 + 8 = 101.
 from __future__ import annotations
 
 import pytest
+from browser.thumb import ThumbTaps
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -33,10 +34,15 @@ def expect_saved(page: Page) -> None:
     expect(page.locator(".history .hand-head")).to_contain_text("Ann went out, +101")
 
 
-def test_reference_hand_by_cards_takes_at_most_ten_taps(phone: Page, start_game, taps):
+def test_reference_hand_by_cards_takes_nine_taps_and_no_scrolling(phone: Page, start_game):
     page = phone
     start_game(page, NAMES)
     page.evaluate(COUNTERS)
+    page.evaluate(
+        "window.__scrolls = 0; addEventListener('scroll', () => { window.__scrolls += 1; })"
+    )
+    # Each tap only on what is already in view, where the page opened.
+    taps = ThumbTaps(page)
     pad = page.locator("#hand-form")
 
     def key(card: str):
@@ -57,7 +63,9 @@ def test_reference_hand_by_cards_takes_at_most_ten_taps(phone: Page, start_game,
 
     touches, keys = counted(page)  # also proves the page was swapped in place, not reloaded
     print(f"reference hand by cards: {taps.count} taps, {keys} keys")
-    assert taps.count <= 10
+    assert taps.count == 9
+    # Nothing on the pad was out of reach, so neither the taps nor the page scrolled.
+    assert page.evaluate("[window.__scrolls, window.scrollY]") == [0, 0]
     assert touches == taps.count
     assert keys == 0
 

@@ -209,3 +209,16 @@ def test_a_game_id_beyond_any_database_integer_is_simply_not_found(client):
     response = client.get("/games/1000000000000")
     assert response.status_code == 404
     assert "no such game" in response.get_data(as_text=True)
+
+
+def test_each_side_has_a_place_for_hands_waiting_to_be_sent(client, new_game, play):
+    game_id = new_game(["Ann", "Bob", "Cat", "Dan"], mode="partners")
+    play(game_id, 1, {0: 12, 2: 3})
+    page = parse(client.get(f"/games/{game_id}"))
+    sides = page.find(class_="standings").find_all("li")
+    # Best first: Bob & Dan's side (index 1) leads.
+    assert [side.attrs["data-side"] for side in sides] == ["1", "0"]
+    for side in sides:
+        waiting = side.find("span", class_="waiting")
+        assert "data-waiting" in waiting.attrs and "hidden" in waiting.attrs
+        assert waiting.text == ""

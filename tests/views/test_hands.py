@@ -1,5 +1,7 @@
 """Recording a hand from the tally pad, with and without htmx and JavaScript."""
 
+import json
+
 import pytest
 from factories import hand_form
 from markup import HTMX, error_for, form_errors, parse
@@ -32,13 +34,30 @@ def test_saving_a_hand_redirects_to_the_game(client, new_game, state_of, rows):
     data = hand_form(0, {1: ["3", "skip"], 2: ["wild", "draw2"], 3: 8}, number=1)
     response = client.post(hands_url(game_id), data=data)
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{game_id}"
+    # The address names the hand saved, so the page can say so until the next thing done.
+    assert response.headers["Location"] == f"/games/{game_id}?saved=1"
     assert "HX-Request" in response.vary
     # 3 + 20, 50 + 20, and 8 typed: Ann scores 101.
     assert scores(state_of(game_id)) == [101, 0, 0, 0]
     assert rows("hands") == 1
     page = parse(client.get(response.headers["Location"]))
     assert page.find(class_="standings").find("li").find(class_="score").text == "score 101"
+    note = page.find("p", class_="toast")
+    assert note.find("span").text == "Hand 1 saved"
+    undo = note.find("button")
+    assert undo.attrs["form"] == "undo-saved"
+    assert page.find("form", id="undo-saved").attrs["action"] == f"/games/{game_id}/hands/1/undo"
+
+
+def test_the_saved_note_is_only_for_the_last_hand(client, new_game, play):
+    game_id = new_game(3)
+    play(game_id, 0, {1: 5, 2: 6})
+    assert parse(client.get(f"/games/{game_id}")).find("p", class_="toast") is None
+    assert parse(client.get(f"/games/{game_id}?saved=1")).find("p", class_="toast") is not None
+    # An old address (the hand undone, or another hand saved since) says nothing.
+    assert parse(client.get(f"/games/{game_id}?saved=2")).find("p", class_="toast") is None
+    play(game_id, 1, {0: 5, 2: 6})
+    assert parse(client.get(f"/games/{game_id}?saved=1")).find("p", class_="toast") is None
 
 
 def test_saving_from_htmx_returns_the_game_fragment(client, new_game, state_of):
@@ -50,9 +69,10 @@ def test_saving_from_htmx_returns_the_game_fragment(client, new_game, state_of):
     assert body.lstrip().startswith('<div id="game"')
     assert "<html" not in body
     page = parse(body)
-    # The fresh pad is for the next hand, empty.
+    # The fresh pad is for the next hand, empty, and says which hand was saved.
     assert page.value("number") == "2"
     assert page.find("input", name="went_out", checked="") is None
+    assert page.find("p", class_="toast").find("span").text == "Hand 1 saved"
     assert scores(state_of(game_id)) == [0, 42, 0]
 
 
@@ -272,3 +292,58 @@ def test_form_errors_are_not_shown_on_a_clean_pad(client, new_game):
     page = parse(client.get(f"/games/{game_id}"))
     assert form_errors(page) == []
     assert page.find(class_="error") is None
+
+
+def pad_data(page) -> dict:
+    return json.loads(page.find("form", id="hand-form").attrs["data-pad"])
+
+
+def test_the_pad_gets_its_rules_as_data(client, new_game):
+    data = pad_data(parse(client.get(f"/games/{new_game(['Ann', 'Bob', 'Cat', 'Dan'])}")))
+    assert data["mode"] == "standard"
+    assert data["names"] == ["Ann", "Bob", "Cat", "Dan"]
+    assert data["sides"] == [0, 1, 2, 3]
+    # Counted in pad order: from the seat after the one who went out, round the table.
+    assert data["counted"] == {"0": [1, 2, 3], "1": [2, 3, 0], "2": [3, 0, 1], "3": [0, 1, 2]}
+    assert data["values"]["20"] == 20 and data["values"]["50"] == 50 and data["values"]["7"] == 7
+    assert data["words"]["one"].format(names="Ann", total=101) == "Ann scores 101"
+    assert data["words"]["nobody"] == "Tap who went out."
+    # The limits on the cards its keys add; named cards are for editing a hand that has them.
+    limits = {kind: (tokens, limit) for kind, tokens, limit in data["limits"]}
+    assert limits["0s"] == (["0"], 4)
+    assert limits["20-point cards"] == (["20"], 24)
+    assert limits["50-point wild cards"] == (["50"], 8)
+    assert "Skips" not in limits and "skip" not in data["values"]
+
+
+def test_an_edited_hands_named_cards_get_their_values_and_limits(client, new_game, play):
+    game_id = new_game(3)
+    play(game_id, 0, {1: ["skip", "3"], 2: 4})
+    data = pad_data(parse(client.get(f"/games/{game_id}/hands/1/edit")))
+    assert data["values"]["skip"] == 20
+    limits = {kind: (tokens, limit) for kind, tokens, limit in data["limits"]}
+    assert limits["Skips"] == (["skip"], 8)
+    assert limits["20-point cards"] == (["20", "skip"], 24)
+
+
+def test_the_pad_data_of_partners_and_of_a_player_out_of_the_game(client, new_game, play):
+    partners = pad_data(parse(client.get(f"/games/{new_game(4, mode='partners')}")))
+    assert partners["sides"] == [0, 1, 0, 1]
+    assert partners["counted"]["0"] == [1, 3]
+    game_id = new_game(3, mode="challenge", target=100)
+    play(game_id, 0, {1: 100, 2: 5})
+    challenge = pad_data(parse(client.get(f"/games/{game_id}")))
+    # Seat 1 is out of the game: never offered as who went out, never counted.
+    assert challenge["counted"] == {"0": [2], "2": [0]}
+
+
+def test_a_kept_tally_is_not_drawn_on_a_row_that_is_not_counted(client, new_game):
+    game_id = new_game(3)
+    # Bob's cards were counted before Bob was chosen as who went out: they are not posted by the
+    # script, but a plain form posts what it has; the row shows "went out" only.
+    data = {**hand_form(1, {1: ["3", "20"], 2: ["5"]}, 1), "action": "card:4"}
+    page = parse(client.post(hands_url(game_id), data=data))
+    bob = tally(page, 1)
+    assert bob.find(data_note="").text == "went out"
+    assert bob.find(data_tape="").text == ""
+    assert bob.find(data_points="").text == ""

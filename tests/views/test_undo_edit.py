@@ -1,5 +1,7 @@
 """Correcting the score sheet: editing any hand, undoing the last one."""
 
+import json
+
 from factories import hand_form
 from markup import HTMX, error_for, form_errors, parse
 
@@ -200,3 +202,33 @@ def test_undoing_a_hand_that_does_not_exist_is_404(client, new_game):
     game_id = new_game(2)
     assert client.get(undo_url(game_id, 1)).status_code == 404
     assert client.post(undo_url(game_id, 1)).status_code == 404
+
+
+def test_undo_from_the_saved_note_swaps_the_game_in_place(client, new_game, play, state_of):
+    game_id = new_game(["Ann", "Bob"])
+    play(game_id, 0, {1: 30})
+    response = client.post(undo_url(game_id, 1), headers={**HTMX, "HX-Target": "game"})
+    assert response.status_code == 200
+    assert "HX-Redirect" not in response.headers
+    body = response.get_data(as_text=True)
+    assert body.lstrip().startswith('<div id="game"')
+    page = parse(body)
+    assert page.value("number") == "1"
+    assert page.find("p", class_="toast") is None
+    assert scores(state_of(game_id)) == [0, 0]
+
+
+def test_the_edit_pad_counts_from_the_game_as_it_stood_before_the_hand(client, new_game, play):
+    # Challenge: Bob is out after hand 1, yet hand 1's own pad still offers and counts him.
+    game_id = new_game(["Ann", "Bob", "Cat"], mode="challenge", target=100)
+    play(game_id, 0, {1: 100, 2: 5})
+    play(game_id, 0, {2: 5})
+    pad = parse(client.get(edit_url(game_id, 1))).find("form", id="hand-form")
+    assert [chip.text for chip in pad.find_all("label", class_="radio-chip")][:3] == [
+        "Ann",
+        "Bob",
+        "Cat",
+    ]
+    assert json.loads(pad.attrs["data-pad"])["counted"]["0"] == [1, 2]
+    later = parse(client.get(edit_url(game_id, 2))).find("form", id="hand-form")
+    assert json.loads(later.attrs["data-pad"])["counted"]["0"] == [2]

@@ -1,0 +1,127 @@
+"""One screen per hand: on a phone the whole hand is recorded without scrolling, and the keypad
+and Save stay under the thumb whichever row is being counted.
+
+Every tap here is checked first (browser/thumb.py): the element must already be inside the
+viewport and not under the docked keypad, and the page must not have scrolled by itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from browser.thumb import ThumbTaps
+from factories import make_game
+from flask import Flask
+from playwright.sync_api import Locator, Page, expect
+
+from scorer.extensions import db
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+TEN = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+# Where the screenshots go when asked for (SHOTS_DIR=/tmp/shots), to look at the layout.
+SHOTS_DIR = os.environ.get("SHOTS_DIR")
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS_DIR:
+        page.screenshot(path=str(Path(SHOTS_DIR) / f"{name}.png"), caret="initial")
+
+
+@pytest.fixture
+def four(live_app: Flask, live_server: str) -> Callable[[], str]:
+    def make() -> str:
+        with live_app.app_context():
+            return f"{live_server}/games/{make_game(db.session, NAMES).id}"
+
+    return make
+
+
+def reference_hand(page: Page, taps: ThumbTaps) -> None:
+    """Ann went out; Bob holds a 3 and a Skip, Cat a Wild and a Draw Two, Dan an 8."""
+    pad = page.locator("#hand-form")
+
+    def key(card: str) -> Locator:
+        return pad.locator(f'.keys [data-card="{card}"]')
+
+    taps(pad.locator(".went-out .chip", has_text="Ann"))
+    taps(key("3"))
+    taps(key("20"))
+    taps(pad.locator('.tally[data-name="Cat"] .tally-pick'))
+    taps(key("50"))
+    taps(key("20"))
+    taps(pad.locator('.tally[data-name="Dan"] .tally-pick'))
+    taps(key("8"))
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 101")
+    taps(page.get_by_role("button", name="Save hand"))
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x640"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_reference_hand_and_the_next_need_no_scrolling(
+    new_phone: Callable[..., Page], four, viewport, scheme
+):
+    page = new_phone(viewport, color_scheme=scheme)
+    page.goto(four())
+    size = f"{viewport['width']}x{viewport['height']}-{scheme}"
+    shot(page, f"open-{size}")
+    taps = ThumbTaps(page)
+    assert taps.scroll_y == 0
+    reference_hand(page, taps)
+    assert taps.count == 9
+    expect(page.locator(".deal-line")).to_have_text("Bob deals hand 2.")
+    expect(page.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(page.locator("[data-toast]")).to_contain_text("Hand 1 saved")
+    shot(page, f"saved-{size}")
+    assert page.evaluate("scrollY") == 0, "saving moved the page"
+
+    # The next hand follows at once, from the same place: Bob out, Cat 9, Dan 5, Ann 7.
+    pad = page.locator("#hand-form")
+    taps(pad.locator(".went-out .chip", has_text="Bob"))
+    taps(pad.locator('.keys [data-card="9"]'))
+    taps(pad.locator('.tally[data-name="Dan"] .tally-pick'))
+    taps(pad.locator('.keys [data-card="5"]'))
+    taps(pad.locator('.tally[data-name="Ann"] .tally-pick'))
+    taps(pad.locator('.keys [data-card="7"]'))
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 21")
+    shot(page, f"counting-{size}")
+    taps(page.get_by_role("button", name="Save hand"))
+    expect(page.locator(".pad-title")).to_have_text("Record hand 3")
+    assert page.evaluate("scrollY") == 0
+
+
+def test_ten_players_keep_the_keypad_and_save_in_view_on_a_small_phone(
+    new_phone: Callable[..., Page], live_app: Flask, live_server: str
+):
+    with live_app.app_context():
+        url = f"{live_server}/games/{make_game(db.session, TEN).id}"
+    page = new_phone(SMALL_PHONE)
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    pad.locator(".went-out .chip", has_text="Ann").tap()
+    save = page.get_by_role("button", name="Save hand")
+    for number, name in enumerate(TEN[1:], start=1):
+        row = pad.locator(f'.tally[data-name="{name}"]')
+        # The rows may scroll; the thumb brings each into view, then never scrolls again.
+        row.locator(".tally-pick").scroll_into_view_if_needed()
+        taps = ThumbTaps(page)
+        if number > 1:
+            taps(row.locator(".tally-pick"))
+        expect(row).to_have_class(re.compile(r"\bis-active\b"))
+        taps(pad.locator(f'.keys [data-card="{number}"]'))
+        taps.reachable(save)
+        expect(row.locator("[data-points]")).to_have_text(str(number))
+    shot(page, "ten-360x640")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 45")
+    where = page.evaluate("scrollY")
+    ThumbTaps(page)(save)
+    expect(page.locator(".pad-title")).to_have_text("Record hand 2")
+    # Saved where it was: the page does not jump back to the top.
+    assert page.evaluate("scrollY") == where > 0

@@ -1,0 +1,251 @@
+"""The tally pad with JavaScript: the same sums as the server, a tally that survives a reload, the
+deck's limits checked on every tap, and the note after a save that undoes it in place."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from factories import make_game
+from flask import Flask
+from playwright.sync_api import Locator, Page, expect
+from werkzeug.datastructures import MultiDict
+
+from scorer.extensions import db
+from scorer.forms.hands import HandForm
+from scorer.services import games
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+# What the pad would post now: the fields of its form that are not disabled.
+POSTED = "form => Array.from(new FormData(form).entries())"
+SHOWN = """form => Array.from(form.querySelectorAll('.tally')).map(row => [
+  row.querySelector('[data-tape]').textContent, row.querySelector('[data-note]').textContent,
+  row.querySelector('[data-points]').textContent])"""
+
+
+@pytest.fixture
+def new_game(live_app: Flask, live_server: str) -> Callable[..., tuple[int, str]]:
+    def make(names=NAMES, mode: str = "standard", target: int = 500) -> tuple[int, str]:
+        with live_app.app_context():
+            game_id = make_game(db.session, names, mode, target).id
+        return game_id, f"{live_server}/games/{game_id}"
+
+    return make
+
+
+def tap_hand(pad: Locator, went_out: str, hands: dict[str, list[str] | str]) -> None:
+    """Taps who went out, then each hand: a list of keys, or a typed total."""
+    pad.locator(".went-out .chip", has_text=went_out).tap()
+    for name, keys in hands.items():
+        row = pad.locator(f'.tally[data-name="{name}"]')
+        if isinstance(keys, str):
+            row.locator("[data-typed]").fill(keys)
+            continue
+        row.locator(".tally-pick").tap()
+        for key in keys:
+            pad.locator(f'.keys [data-card="{key}"], .keys [data-pad="{key}"]').tap()
+
+
+def server_view(live_app: Flask, game_id: int, posted: list[list[str]]) -> tuple[str, list]:
+    """The summary and rows the server draws for the same posted fields, without JavaScript."""
+    data = MultiDict([tuple(field) for field in posted])
+    with live_app.test_request_context(method="POST", data=data):
+        form = HandForm.for_game(games.load_game(db.session, game_id))
+        rows = [
+            [row.tape, row.note, str(row.points) if row.state == "counted" else ""]
+            for row in form.rows()
+        ]
+        return form.summary(), rows
+
+
+HANDS = [
+    ("standard", NAMES, "Ann", {"Bob": ["3", "20"], "Cat": ["50", "20"], "Dan": "8"}),
+    ("standard", NAMES, "Cat", {"Dan": ["9", "back", "0"], "Ann": ["50", "clear", "7"]}),
+    ("standard", ["Ann", "Bob"], "Bob", {}),
+    ("partners", NAMES, "Ann", {"Bob": ["5", "50"], "Dan": "12"}),
+    ("partners", ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"], "Eve", {"Ann": ["1"], "Cat": ["2"]}),
+    ("challenge", ["Ann", "Bob", "Cat"], "Bob", {"Cat": ["20", "4"], "Ann": "30"}),
+]
+
+
+@pytest.mark.parametrize(("mode", "names", "went_out", "hands"), HANDS)
+def test_the_script_sums_up_as_the_server_does(
+    phone: Page, live_app: Flask, new_game, mode, names, went_out, hands
+):
+    game_id, url = new_game(names, mode)
+    phone.goto(url)
+    pad = phone.locator("#hand-form")
+    tap_hand(pad, went_out, hands)
+    summary = pad.locator("[data-summary]").text_content()
+    shown = pad.evaluate(SHOWN)
+    assert (summary, shown) == server_view(live_app, game_id, pad.evaluate(POSTED))
+
+
+def test_switching_who_went_out_keeps_the_tally_off_their_row(
+    phone: Page, live_app: Flask, new_game
+):
+    game_id, url = new_game()
+    phone.goto(url)
+    pad = phone.locator("#hand-form")
+    tap_hand(pad, "Ann", {"Bob": ["3", "20"]})
+    pad.locator(".went-out .chip", has_text="Bob").tap()
+    bob = pad.locator('.tally[data-name="Bob"]')
+    expect(bob.locator("[data-note]")).to_have_text("went out")
+    expect(bob.locator("[data-tape]")).to_have_text("")
+    expect(bob.locator("[data-points]")).to_have_text("")
+    expect(pad.locator("[data-summary]")).to_have_text("Bob scores 0")
+    # The same as the server draws it without JavaScript.
+    shown = (pad.locator("[data-summary]").text_content(), pad.evaluate(SHOWN))
+    assert shown == server_view(live_app, game_id, pad.evaluate(POSTED))
+    # Bob's cards were kept (not posted): going back to Ann brings them back.
+    pad.locator(".went-out .chip", has_text="Ann").tap()
+    expect(bob.locator("[data-tape]")).to_have_text("3 · 20")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 23")
+
+
+def test_a_tally_survives_a_reload_and_is_dropped_once_saved(phone: Page, new_game):
+    game_id, url = new_game()
+    page = phone
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    tap_hand(pad, "Ann", {"Bob": ["3", "20"], "Cat": ["50"]})
+    pad.locator(".last-card .chip", has_text="Draw Two").tap()
+    key = f"uno:tally:{game_id}:1"
+    assert page.evaluate(f"localStorage.getItem('{key}')") is not None
+
+    page.reload()
+    expect(pad.locator("input[name=went_out][value='0']")).to_be_checked()
+    expect(pad.locator('.tally[data-name="Bob"] [data-tape]')).to_have_text("3 · 20")
+    cat = pad.locator('.tally[data-name="Cat"]')
+    expect(cat).to_have_class(re.compile(r"\bis-active\b"))
+    expect(cat.locator("[data-points]")).to_have_text("50")
+    expect(pad.locator("input[name=last_card][value=draw2]")).to_be_checked()
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 73")
+
+    # Counting goes on where it stopped, and the saved hand is no longer kept.
+    pad.locator('.keys [data-card="20"]').tap()
+    pad.locator('.tally[data-name="Dan"] .tally-pick').tap()
+    pad.locator('.keys [data-card="8"]').tap()
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.locator(".history .hand-head")).to_contain_text("Ann went out, +101")
+    assert page.evaluate(f"localStorage.getItem('{key}')") is None
+    assert page.evaluate(f"localStorage.getItem('uno:tally:{game_id}:2')") is None
+
+
+def test_the_deck_limits_are_checked_on_every_tap(phone: Page, new_game):
+    _, url = new_game()
+    phone.goto(url)
+    pad = phone.locator("#hand-form")
+    bob = pad.locator('.tally[data-name="Bob"]')
+    cat = pad.locator('.tally[data-name="Cat"]')
+    tap_hand(pad, "Ann", {"Bob": ["0", "0", "0"], "Cat": ["0", "0"]})
+    message = "5 0s counted, but the deck has only 4."
+    expect(bob.locator(".error")).to_have_text(message)
+    expect(cat.locator(".error")).to_have_text(message)
+    # Saved anyway, the server refuses it with the same words on both rows (Dan is not counted).
+    phone.get_by_role("button", name="Save hand").tap()
+    dan_message = "Count this hand or type its total."
+    expect(pad.locator('.tally[data-name="Dan"] .error')).to_have_text(dan_message)
+    expect(bob.locator(".error")).to_have_text(message)
+    # One 0 less on Cat's row: the deck fits again, and Bob's message goes with Cat's.
+    cat.locator(".tally-pick").tap()
+    pad.locator('.keys [data-pad="back"]').tap()
+    expect(bob.locator(".error")).to_have_count(0)
+    expect(cat.locator(".error")).to_have_count(0)
+    expect(pad.locator('.tally[data-name="Dan"] .error')).to_have_text(dan_message)
+
+
+def test_a_refused_rows_message_goes_once_that_row_changes(phone: Page, new_game):
+    _, url = new_game()
+    page = phone
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    tap_hand(pad, "Ann", {"Bob": ["3"], "Cat": ["4"]})
+    page.get_by_role("button", name="Save hand").tap()
+    dan = pad.locator('.tally[data-name="Dan"]')
+    expect(dan.locator(".error")).to_have_text("Count this hand or type its total.")
+    dan.locator(".tally-pick").tap()
+    pad.locator('.keys [data-card="5"]').tap()
+    expect(dan.locator(".error")).to_have_count(0)
+    expect(dan.locator("[data-typed]")).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_the_saved_note_undoes_the_hand_in_place_and_then_fades(phone: Page, new_game):
+    _, url = new_game()
+    page = phone
+    page.clock.install()
+    page.goto(url)
+    page.evaluate("window.__marker = 1")
+    pad = page.locator("#hand-form")
+    tap_hand(pad, "Ann", {"Bob": ["3", "20"], "Cat": ["50", "20"], "Dan": ["8"]})
+    page.get_by_role("button", name="Save hand").tap()
+    note = page.locator("[data-toast]")
+    expect(note).to_have_text(re.compile(r"^\s*Hand 1 saved\s+Undo hand 1\s*$"))
+    expect(note).to_have_attribute("role", "status")
+    note.get_by_role("button", name="Undo hand 1").tap()
+    expect(page.locator(".history .hand")).to_have_count(0)
+    expect(page.locator(".deal-line")).to_have_text("Ann deals hand 1.")
+    expect(page.locator("[data-toast]")).to_have_count(0)
+    assert page.evaluate("window.__marker") == 1, "the undo reloaded the page"
+    assert page.evaluate("scrollY") == 0
+
+    # Saved again, the note stays a few seconds, then leaves the summary in view.
+    tap_hand(pad, "Bob", {"Cat": ["7"], "Dan": ["1"], "Ann": ["2"]})
+    page.get_by_role("button", name="Save hand").tap()
+    expect(note).to_be_visible()
+    page.clock.run_for(3_000)
+    expect(note).to_be_visible()
+    page.clock.run_for(4_000)
+    expect(note).to_be_hidden()
+    expect(pad.locator("[data-summary]")).to_have_text("Tap who went out.")
+
+
+def test_the_pad_tells_the_offline_queue_what_the_hand_gives(phone: Page, new_game):
+    game_id, url = new_game()
+    phone.goto(url)
+    pad = phone.locator("#hand-form")
+    expect(pad).to_have_attribute("data-brief", "")
+    tap_hand(pad, "Ann", {"Bob": ["3", "20"], "Cat": ["50", "20"], "Dan": ["8"]})
+    expect(pad).to_have_attribute("data-brief", "Ann +101")
+    assert pad.evaluate("form => JSON.parse(form.dataset.effect)") == {"0": 101}
+
+    # An empty pad for the next hand, as after a hand is queued offline.
+    pad.evaluate("form => window.unoPad.reset(form, 2)")
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(pad.locator("input[name=number]")).to_have_value("2")
+    expect(pad.locator("input[name=went_out]:checked")).to_have_count(0)
+    expect(pad.locator("[data-summary]")).to_have_text("Tap who went out.")
+    expect(pad.locator('.tally[data-name="Bob"] [data-cards]')).to_have_value("")
+    assert phone.evaluate(f"localStorage.getItem('uno:tally:{game_id}:1')") is None
+    tap_hand(pad, "Bob", {"Cat": ["4"]})
+    assert phone.evaluate(f"localStorage.getItem('uno:tally:{game_id}:2')") is not None
+    phone.evaluate(f"window.unoPad.forget({game_id}, 2)")
+    assert phone.evaluate(f"localStorage.getItem('uno:tally:{game_id}:2')") is None
+
+
+@pytest.mark.parametrize(
+    ("mode", "names", "went_out", "hands", "brief", "effect"),
+    [
+        ("partners", NAMES, "Ann", {"Bob": ["9"], "Dan": ["20"]}, "Ann & Cat +29", {"0": 29}),
+        (
+            "challenge",
+            ["Ann", "Bob", "Cat"],
+            "Ann",
+            {"Bob": ["9", "3"], "Cat": ["20", "5", "5"]},
+            "Bob +12 · Cat +30",
+            {"1": 12, "2": 30},
+        ),
+    ],
+)
+def test_the_brief_and_effect_follow_the_mode(
+    phone: Page, new_game, mode, names, went_out, hands, brief, effect
+):
+    _, url = new_game(names, mode)
+    phone.goto(url)
+    pad = phone.locator("#hand-form")
+    tap_hand(pad, went_out, hands)
+    expect(pad).to_have_attribute("data-brief", brief)
+    assert pad.evaluate("form => JSON.parse(form.dataset.effect)") == effect
