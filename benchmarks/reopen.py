@@ -10,7 +10,7 @@ the game from the home screen would. Measured from navigation start:
   (a tap is then checked to change the pad's summary, untimed: Playwright's own checks before a
   tap run in the throttled page and would be counted too);
 - the copy shows: the page parsed so far is the copy (html[data-copy-of]);
-- the fresh state: the copy's mark is gone because the server's page replaced it (offline.js),
+- the fresh state: the copy's mark is gone because the server's page replaced it (app.js),
   checked by the hand number the fresh pad shows.
 
 The worker is stopped before the reopen, as it is when a phone reopens the app from its home

@@ -18,7 +18,6 @@ bp = Blueprint("pwa", __name__)
 OFFLINE_ASSETS = (
     "css/app.css",
     "js/app.js",
-    "js/offline.js",
     "vendor/htmx-2.0.11.min.js",
     "icons/icon.svg",
 )

@@ -1,7 +1,7 @@
 // The service worker. It keeps the app's look (stylesheet, scripts, icon), a friendly offline page,
 // and the phone's last copy of the home page and of each game page it opened. A copy is shown at
 // once when such a page is reopened, but never as if it were current: the worker marks it
-// (data-copy-of on <html>) and offline.js fetches the fresh page at once and puts it in its place.
+// (data-copy-of on <html>) and app.js fetches the fresh page at once and puts it in its place.
 // Fragments, polls, saves and the API always go to the server.
 "use strict";
 
@@ -11,9 +11,9 @@ const OFFLINE = {{ url_for("pwa.offline") | tojson }};
 const ASSETS = {{ assets | tojson }};
 const SIGN_IN_OUT = {{ [url_for("auth.login"), url_for("auth.logout")] | tojson }};
 const COPIED = /^\/(games\/\d+)?$/;
-// Sent by offline.js when it asks for the fresh page that replaces a copy.
+// Sent by app.js when it asks for the fresh page that replaces a copy.
 const FRESH = "X-Fresh-Copy";
-// Navigation preloads of pages answered from a copy, by URL: the fresh page offline.js then asks
+// Navigation preloads of pages answered from a copy, by URL: the fresh page app.js then asks
 // for is already on its way, a round trip sooner than a request of its own.
 const preloads = new Map();
 
@@ -64,7 +64,7 @@ function marked(copy) {
   ));
 }
 
-// The page as it stands after a change (a save, another phone's hand), from offline.js: the copy
+// The page as it stands after a change (a save, another phone's hand), from app.js: the copy
 // follows the game without downloading the page again. Only a page that already has a copy, so
 // its headers (the CSP among them) come from the server.
 self.addEventListener("message", (event) => {

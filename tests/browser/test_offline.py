@@ -133,13 +133,13 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     page.locator('#hand-form .keys [data-card="20"]').tap()
     save(page)
     expect(waiting(page)).to_have_count(1)
-    expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Ann.* 25 · waiting to send"))
+    expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Ann \+25 · waiting to send"))
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
     enter_hand(page, Locator.tap, "Bob", {"Cat": ["7"], "Ann": ["9"]})
     save(page)
     expect(waiting(page)).to_have_count(2)
     expect(waiting(page).nth(1)).to_contain_text(
-        re.compile(r"^Hand 2 · Bob.* 16 · waiting to send")
+        re.compile(r"^Hand 2 · Bob \+16 · waiting to send")
     )
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
     if page.locator("[data-waiting]").count():  # the scoreboard's slots (the pad's templates)
@@ -158,7 +158,7 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     expect(page.locator("#waiting")).to_have_count(0)
     expect(page.locator("#copy-mark")).to_be_hidden()
     assert stored(live_app, game_id) == [(0, {1: 5, 2: 20}), (1, {2: 7, 0: 9})]
-    expect(page.locator("#scoreboard-title")).to_contain_text("hand 3")
+    expect(page.locator("#scoreboard .deal-line")).to_contain_text("deals hand 3")
     assert page.evaluate(QUEUE, str(game_id)) == []
     # The copy followed the game without downloading it again: offline, it shows both hands.
     page.wait_for_timeout(500)
@@ -166,7 +166,7 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     page.reload()
     expect(page.locator("#copy-mark")).to_contain_text("Offline · last seen")
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
-    expect(page.locator("#scoreboard-title")).to_contain_text("hand 3")
+    expect(page.locator("#scoreboard .deal-line")).to_contain_text("deals hand 3")
     expect(page.locator("#waiting")).to_have_count(0)
     # Sent once: back online, nothing is sent again.
     page.context.set_offline(False)
@@ -359,7 +359,7 @@ def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
     page.goto(f"{live_server}/games/{game_id}")
     enter_hand(page, Locator.tap, "Cat", {"Ann": ["8"], "Bob": ["50"]})
     save(page)
-    expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Cat.* 58 · waiting to send"))
+    expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Cat \+58 · waiting to send"))
     expect(page.locator("#unreachable")).to_have_count(0)
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
     # Counted while the first one waits: queued behind it, in order.

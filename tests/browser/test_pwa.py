@@ -43,7 +43,6 @@ def test_the_manifest_and_the_service_worker_load(phone: Page, live_server: str,
     for asset in (
         "css/app.css?v=",
         "js/app.js?v=",
-        "js/offline.js?v=",
         "vendor/htmx-2.0.11.min.js?v=",
     ):
         assert any(f"{live_server}/static/{asset}" in url for url in cached), asset

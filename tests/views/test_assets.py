@@ -37,7 +37,6 @@ def test_pages_link_static_files_by_content_version(client):
         f"/static/css/app.css?v={version_of('css/app.css')}",
         f"/static/vendor/htmx-2.0.11.min.js?v={version_of('vendor/htmx-2.0.11.min.js')}",
         f"/static/js/app.js?v={version_of('js/app.js')}",
-        f"/static/js/offline.js?v={version_of('js/offline.js')}",
     ]
 
 

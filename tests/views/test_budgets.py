@@ -22,7 +22,7 @@ FIRST_VISIT_BUDGET = 35_000
 GZIP = {"Accept-Encoding": "gzip"}
 # What Chromium 156 asks for, over plain HTTP too (checked on a LAN address): Brotli first.
 CHROME = {"Accept-Encoding": "gzip, deflate, br, zstd"}
-OUR_SCRIPTS = ("/static/vendor/htmx-2.0.", "/static/js/app.js", "/static/js/offline.js")
+OUR_SCRIPTS = ("/static/vendor/htmx-2.0.", "/static/js/app.js")
 
 
 def play_hands(play, game_id: int, hands: int, players: int = PLAYERS) -> None:

@@ -73,7 +73,7 @@ def test_the_service_worker_comes_from_the_root_and_is_always_checked(client):
         with client.get(url) as asset:
             assert asset.status_code == 200
     assert 'const OFFLINE="/offline";' in script
-    assert any(url.startswith("/static/js/offline.js?v=") for url in assets)
+    assert any(url.startswith("/static/js/app.js?v=") for url in assets)
 
 
 def test_the_service_worker_keeps_copies_of_the_home_and_game_pages_only(client):
@@ -124,7 +124,7 @@ def test_the_offline_page_is_friendly_and_holds_no_token(client):
     assert page.find("a", class_="primary").text == "Try again"
 
 
-def test_a_copied_page_has_a_hidden_copy_mark_and_the_offline_script_deferred(client):
+def test_a_copied_page_has_a_hidden_copy_mark_and_the_script_deferred(client):
     # Only the pages the worker keeps a copy of carry the mark; others keep their own status.
     assert parse(client.get("/rules/")).by_id("copy-mark") is None
     page = parse(client.get("/"))
@@ -133,4 +133,4 @@ def test_a_copied_page_has_a_hidden_copy_mark_and_the_offline_script_deferred(cl
     # Inside <main>, so a fresh page replacing the main content brings its own.
     assert page.by_id("main").by_id("copy-mark") is not None
     scripts = {node.attrs["src"].split("?")[0]: node.attrs for node in page.find_all("script")}
-    assert "defer" in scripts["/static/js/offline.js"]
+    assert "defer" in scripts["/static/js/app.js"]
