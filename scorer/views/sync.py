@@ -4,7 +4,8 @@ A phone may send the same waiting hand more than once (it cannot know whether a 
 off reached the server), so sending is idempotent by hand number: a hand already stored exactly
 as sent is a success. A different hand stored under that number (another phone counted it) is a
 conflict, answered with both versions for the table to choose; `replace=1` then makes ours an
-edit of that hand. The answers are JSON for the offline queue in app.js, small enough to send a queue quickly.
+edit of that hand. The answers are JSON for the offline queue in app.js, small enough to send a
+queue quickly.
 """
 
 from __future__ import annotations
