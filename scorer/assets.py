@@ -10,6 +10,9 @@ A static file is sent as it is served many times over: our own scripts and style
 (rjsmin, rcssmin), so the files in static/ keep their comments, and then compressed at the highest
 Brotli and gzip levels, both worked out once per version of the file and kept in memory. Brotli 11
 takes about 70 ms for htmx, too slow for every request but 1.2 KB smaller than the level pages get.
+Both are kept for one budget, the first visit to a game within 35 KB (BENCHMARKS.md): without
+minifying, app.js and app.css come to 3.9 KB more, and at the pages' Brotli level to 0.9 KB more,
+either of which breaks it.
 Minifying as the file is served, rather than committing a minified copy, means nothing can go
 stale: the served bytes always follow the file. Ranges are not offered: the files are small.
 
