@@ -111,11 +111,13 @@ def add_user(session: DbSession, name: str, password: str) -> User:
 
 def authenticate(session: DbSession, name: str, password: str) -> User | None:
     """The user with this name and password, or None."""
+    # Made before the lookup, so the first sign-in a process answers is as slow for either kind.
+    dummy = _dummy_hash()
     user = session.scalar(select(User).where(User.name == " ".join(name.split())))
     if user is None:
         # Check a password all the same, so an unknown name takes as long as a known one and the
         # answer's time does not tell which names have accounts.
-        check_password_hash(_dummy_hash(), password)
+        check_password_hash(dummy, password)
         return None
     if not check_password_hash(user.password_hash, password):
         return None
