@@ -2,17 +2,33 @@
 
 By default (a laptop at home) anyone who can reach the server keeps score. Once an owner account
 exists (`scorer users add`), the server is in owner mode: changing anything needs a signed-in user,
-or for the API a per-user token; visitors, and anyone with a share link, can only read.
+or for the API a per-user token; visitors, and anyone with a share link, can only read. A scorer
+link, handed out by a signed-in user, lets whoever opens it record the hands of one game and
+nothing else, until it is revoked or the game ends.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
 import secrets
+from datetime import timedelta
+from functools import cache
 
-from flask import Flask, Response, g, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Flask,
+    Response,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask import session as flask_session
 from flask_login import current_user
-from sqlalchemy import exists, select
+from sqlalchemy import delete, exists, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -20,7 +36,7 @@ from .database import DbSession
 from .extensions import db, limiter, login_manager
 from .fragments import wants_fragment
 from .limits import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
-from .models import ApiToken, User
+from .models import ApiToken, Game, ScorerLink, User, utcnow
 from .services.transactions import in_transaction
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -30,15 +46,39 @@ OPEN_ENDPOINTS = frozenset({"auth.login"})
 WRITE_PAGES = frozenset(
     {"games.new", "hands.edit", "hands.undo", "leagues.new", "players.merge", "players.rename"}
 )
+# What a scorer link opens: recording, editing, undoing and syncing the hands of its game.
+SCORER_ENDPOINTS = frozenset({"hands.create", "hands.edit", "hands.undo", "sync.sync"})
+# The session key holding the scorer links this browser opened: game id -> the link's digest.
+SCORER_LINKS = "scorer_links"
+# A phone at a league night opens one table's link; a few spare places are plenty.
+SCORER_LINKS_KEPT = 20
+# How stale a token's last use may be before a write records it again.
+TOKEN_USE_RESOLUTION = timedelta(minutes=1)
+# Settings read from the environment when instance/config.py does not give them (Flask-Limiter's).
+ENVIRONMENT_SETTINGS = ("RATELIMIT_STORAGE_URI", "RATELIMIT_KEY_PREFIX")
 
 
 def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.user_loader(_load_user)
+    configure_limits(app)
     limiter.init_app(app)
     app.before_request(_guard_writes)
-    app.context_processor(lambda: {"can_write": can_write(), "owner_mode": owner_mode()})
+    app.context_processor(
+        lambda: {"can_write": can_write() or _may_score_here(), "owner_mode": owner_mode()}
+    )
+
+
+def configure_limits(app: Flask) -> None:
+    """Where the rate limits are counted: memory, or a store every server process shares."""
+    for name in ENVIRONMENT_SETTINGS:
+        if name not in app.config and os.environ.get(name):
+            app.config[name] = os.environ[name]
+    # In memory, each process counts for itself: enough for one process, too little for several.
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    # If the shared store stops answering, count in memory rather than refuse every sign-in.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
 
 
 def owner_mode() -> bool:
@@ -71,10 +111,38 @@ def add_user(session: DbSession, name: str, password: str) -> User:
 
 def authenticate(session: DbSession, name: str, password: str) -> User | None:
     """The user with this name and password, or None."""
+    # Made before the lookup, so the first sign-in a process answers is as slow for either kind.
+    dummy = _dummy_hash()
     user = session.scalar(select(User).where(User.name == " ".join(name.split())))
-    if user is None or not check_password_hash(user.password_hash, password):
+    if user is None:
+        # Check a password all the same, so an unknown name takes as long as a known one and the
+        # answer's time does not tell which names have accounts.
+        check_password_hash(dummy, password)
+        return None
+    if not check_password_hash(user.password_hash, password):
         return None
     return user
+
+
+def set_password(session: DbSession, user: User, password: str) -> None:
+    """Give `user` a new password and end every session they have signed in."""
+    if len(password) < PASSWORD_MIN_LENGTH:
+        raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
+    with in_transaction(session):
+        user.password_hash = generate_password_hash(password)
+        _bump_generation(session, user)
+
+
+def end_sessions(session: DbSession, user: User) -> None:
+    """Sign `user` out everywhere: a session cookie made before, even a copied one, is refused."""
+    with in_transaction(session):
+        _bump_generation(session, user)
+
+
+def remove_user(session: DbSession, user: User) -> None:
+    """Delete an account with its API tokens; the last one gone turns owner mode off."""
+    with in_transaction(session):
+        session.delete(user)
 
 
 def issue_token(session: DbSession, user: User, label: str = "") -> str:
@@ -86,20 +154,129 @@ def issue_token(session: DbSession, user: User, label: str = "") -> str:
 
 
 def user_for_token(session: DbSession, header: str | None) -> User | None:
-    """The user an `Authorization: Bearer <token>` header speaks for, or None."""
+    """The user an `Authorization: Bearer <token>` header speaks for, or None.
+
+    A token's last use is written down when the one recorded is over a minute old.
+    """
     scheme, _, token = (header or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
     found = session.scalar(select(ApiToken).where(ApiToken.digest == _digest(token.strip())))
-    return found.user if found else None
+    if found is None:
+        return None
+    now = utcnow()
+    if found.last_used_at is None or now - found.last_used_at >= TOKEN_USE_RESOLUTION:
+        with in_transaction(session):
+            found.last_used_at = now
+    return found.user
+
+
+def revoke_token(session: DbSession, token_id: int) -> bool:
+    """Delete the API token with this id; whether there was one."""
+    token = session.get(ApiToken, token_id)
+    if token is None:
+        return False
+    with in_transaction(session):
+        session.delete(token)
+    return True
+
+
+def issue_scorer_link(session: DbSession, game_id: int) -> str:
+    """A new scorer link token for the game, replacing (so revoking) any it had; shown once."""
+    token = secrets.token_urlsafe(32)
+    with in_transaction(session):
+        session.execute(delete(ScorerLink).where(ScorerLink.game_id == game_id))
+        session.add(ScorerLink(game_id=game_id, digest=_digest(token)))
+    return token
+
+
+def revoke_scorer_link(session: DbSession, game_id: int) -> None:
+    """The game's scorer link stops working, for every phone that opened it."""
+    with in_transaction(session):
+        session.execute(delete(ScorerLink).where(ScorerLink.game_id == game_id))
+
+
+def has_scorer_link(session: DbSession, game_id: int) -> bool:
+    """Whether the game has a scorer link out."""
+    return bool(session.scalar(select(exists().where(ScorerLink.game_id == game_id))))
+
+
+def open_scorer_link(session: DbSession, game_id: int, token: str) -> bool:
+    """Let this browser score the game if `token` is its live scorer link; whether it is."""
+    digest = _digest(token)
+    if not _scorer_link_holds(session, game_id, digest):
+        return False
+    links = dict(session_links())
+    links.pop(str(game_id), None)
+    links[str(game_id)] = digest
+    # Oldest first, as dicts keep their order: the oldest are let go.
+    flask_session[SCORER_LINKS] = dict(list(links.items())[-SCORER_LINKS_KEPT:])
+    return True
+
+
+def session_links() -> dict[str, str]:
+    """The scorer links this browser opened: game id (as text) -> the link's digest."""
+    links = flask_session.get(SCORER_LINKS)
+    return links if isinstance(links, dict) else {}
+
+
+def may_score(session: DbSession, game_id: int) -> bool:
+    """Whether this browser holds a scorer link for the game that still works."""
+    digest = session_links().get(str(game_id))
+    return isinstance(digest, str) and _scorer_link_holds(session, game_id, digest)
+
+
+def _scorer_link_holds(session: DbSession, game_id: int, digest: str) -> bool:
+    stored = session.scalar(
+        select(ScorerLink.digest)
+        .join(Game, Game.id == ScorerLink.game_id)
+        .where(ScorerLink.game_id == game_id, Game.finished_at.is_(None))
+    )
+    return stored is not None and hmac.compare_digest(stored, digest)
+
+
+def _may_score_here() -> bool:
+    """Whether the page being shown is of a game this browser may score through a scorer link."""
+    if "may_score_here" not in g:
+        game_id = (request.view_args or {}).get("game_id")
+        g.may_score_here = (
+            isinstance(game_id, int)
+            and str(game_id) in session_links()
+            and owner_mode()
+            and may_score(db.session, game_id)
+        )
+    return g.may_score_here
 
 
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@cache
+def _dummy_hash() -> str:
+    # Made with the same method and cost as real passwords, so checking it takes as long.
+    return generate_password_hash(secrets.token_urlsafe(16))
+
+
+def _bump_generation(session: DbSession, user: User) -> None:
+    session.execute(
+        update(User)
+        .where(User.id == user.id)
+        .values(session_generation=User.session_generation + 1)
+        .execution_options(synchronize_session=False)
+    )
+    session.expire(user, ["session_generation"])
+
+
 def _load_user(user_id: str) -> User | None:
-    return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+    """The signed-in user, unless their sessions were ended since this one began."""
+    number, _, generation = user_id.partition(":")
+    if not (number.isdigit() and generation.isdigit()):
+        return None
+    user = db.session.get(User, int(number))
+    if user is None or user.session_generation != int(generation):
+        return None
+    return user
 
 
 def _guard_writes() -> BaseResponse | tuple[str, int] | None:
@@ -116,6 +293,13 @@ def _guard_writes() -> BaseResponse | tuple[str, int] | None:
         response.headers["WWW-Authenticate"] = 'Bearer realm="uno-scorer"'
         return response
     if current_user.is_authenticated:
+        return None
+    game_id = (request.view_args or {}).get("game_id")
+    if (
+        request.endpoint in SCORER_ENDPOINTS
+        and isinstance(game_id, int)
+        and may_score(db.session, game_id)
+    ):
         return None
     back = request.path if request.method == "GET" else request.referrer
     login = url_for("auth.login", next=back or url_for("home.index"))

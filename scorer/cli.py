@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+from typing import TYPE_CHECKING
 
 import click
 import psutil
@@ -13,6 +14,9 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from . import create_app
+
+if TYPE_CHECKING:
+    from .models import User
 
 
 @click.group(cls=FlaskGroup, create_app=create_app, add_version_option=False)
@@ -183,3 +187,104 @@ def list_users_command() -> None:
 
     for user in db.session.scalars(select(User).order_by(User.name)):
         click.echo(user.name)
+
+
+@users.command("remove")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@with_appcontext
+def remove_user_command(name: str, yes: bool) -> None:
+    """Delete the account NAME and its API tokens (scores stay)."""
+    from sqlalchemy import func, select
+
+    from .access import remove_user
+    from .extensions import db
+    from .models import User
+
+    user = _user_called(name)
+    others = db.session.scalar(select(func.count()).select_from(User).where(User.id != user.id))
+    tokens = len(user.tokens)
+    question = f"Remove {user.name} and their {tokens} API token{'' if tokens == 1 else 's'}?"
+    if not others:
+        question += " No account will be left: anyone who reaches the server could change scores."
+    if not yes:
+        click.confirm(question, abort=True)
+    remove_user(db.session, user)
+    click.echo(f"Removed {name}.")
+    if not others:
+        click.echo("No accounts are left: anyone who reaches the server can change scores again.")
+
+
+@users.command("passwd")
+@click.argument("name")
+@click.password_option(help="Prompted for when not given.")
+@with_appcontext
+def passwd_command(name: str, password: str) -> None:
+    """Give NAME a new password; every session they have signed in is ended."""
+    from .access import set_password
+    from .extensions import db
+
+    user = _user_called(name)
+    try:
+        set_password(db.session, user, password)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"Changed the password of {name}; they are signed out everywhere.")
+
+
+def _user_called(name: str) -> User:
+    """The account called NAME, or a usage error the command line shows."""
+    from sqlalchemy import select
+
+    from .extensions import db
+    from .models import User
+
+    user = db.session.scalar(select(User).where(User.name == " ".join(name.split())))
+    if user is None:
+        raise click.ClickException(f"There is no user called {name}.")
+    return user
+
+
+@main.group()
+def tokens() -> None:
+    """API tokens (made with `scorer users token NAME`)."""
+
+
+@tokens.command("list")
+@with_appcontext
+def list_tokens_command() -> None:
+    """Show each token's id, user, label and last use."""
+    from sqlalchemy import select
+
+    from .extensions import db
+    from .models import ApiToken, User
+
+    rows = db.session.execute(
+        select(ApiToken.id, User.name, ApiToken.label, ApiToken.last_used_at)
+        .join(User, User.id == ApiToken.user_id)
+        .order_by(ApiToken.id)
+    ).all()
+    if not rows:
+        click.echo("No API tokens.")
+        return
+    table = [("ID", "USER", "LABEL", "LAST USED (UTC)")]
+    table += [
+        (str(id_), user, label or "-", used.strftime("%Y-%m-%d %H:%M") if used else "never")
+        for id_, user, label, used in rows
+    ]
+    widths = [max(len(row[column]) for row in table) for column in range(3)]
+    for row in table:
+        click.echo("  ".join([*(row[c].ljust(widths[c]) for c in range(3)), row[3]]))
+
+
+@tokens.command("revoke")
+@click.argument("token_id", metavar="ID", type=int)
+@with_appcontext
+def revoke_token_command(token_id: int) -> None:
+    """Revoke the API token with this ID (see `scorer tokens list`); it stops working at once."""
+    from .access import revoke_token
+    from .extensions import db
+
+    if not revoke_token(db.session, token_id):
+        raise click.ClickException(f"There is no API token with id {token_id}.")
+    click.echo(f"Revoked token {token_id}.")

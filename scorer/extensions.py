@@ -46,5 +46,6 @@ migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as
 csrf = CSRFProtect()
 compress = Compress()
 login_manager = LoginManager()
-# Counted per server process; enough to slow down password guessing on a small server.
-limiter = Limiter(get_remote_address, storage_uri="memory://", default_limits=[])
+# Where the counts are kept is the app's RATELIMIT_STORAGE_URI (scorer.access.configure_limits):
+# memory, counted per process, unless a store all processes share is set, such as Redis.
+limiter = Limiter(get_remote_address, default_limits=[])

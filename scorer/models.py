@@ -270,6 +270,9 @@ class User(Model):
     name: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Part of every signed-in session's id: bumping it (sign-out, a new password) ends them all,
+    # even a session cookie copied before.
+    session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
 
     tokens: Mapped[list[ApiToken]] = relationship(
         back_populates="user", cascade="all, delete-orphan"
@@ -284,7 +287,7 @@ class User(Model):
         return True
 
     def get_id(self) -> str:
-        return str(self.id)
+        return f"{self.id}:{self.session_generation}"
 
 
 class ApiToken(Model):
@@ -297,5 +300,21 @@ class ApiToken(Model):
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Written at most once a minute, so a busy bot does not turn every write into two.
+    last_used_at: Mapped[datetime | None]
 
     user: Mapped[User] = relationship(back_populates="tokens")
+
+
+class ScorerLink(Model):
+    """Lets whoever holds the link record hands in one game, until it is revoked or the game ends.
+
+    Only the SHA-256 of the link's token is kept, as for API tokens; one link per game.
+    """
+
+    __tablename__ = "scorer_links"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

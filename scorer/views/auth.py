@@ -5,18 +5,30 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from flask_login import login_user, logout_user
+from flask_limiter.util import get_remote_address
+from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..access import authenticate
+from ..access import authenticate, end_sessions
 from ..extensions import db, limiter
 from ..forms.auth import LoginForm
+from ..limits import NAME_MAX_LENGTH
 
 bp = Blueprint("auth", __name__)
 
 
+def sign_in_key() -> str:
+    """Whom the sign-in limit counts: an address and the user name tried from it.
+
+    Behind a proxy many people share an address, and someone guessing one name must not lock
+    everyone else out, the owner least of all.
+    """
+    name = " ".join(request.form.get("name", "").split()).casefold()
+    return f"{get_remote_address()}/{name[: NAME_MAX_LENGTH * 2]}"
+
+
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit("10 per minute", methods=["POST"])
+@limiter.limit("10 per minute", methods=["POST"], key_func=sign_in_key)
 def login() -> BaseResponse | tuple[str, int]:
     form = LoginForm(next=request.args.get("next", ""))
     if form.validate_on_submit():
@@ -31,6 +43,9 @@ def login() -> BaseResponse | tuple[str, int]:
 
 @bp.post("/logout")
 def logout() -> BaseResponse:
+    # Ended on the server too, so a copy of this session's cookie no longer signs anyone in.
+    if current_user.is_authenticated:
+        end_sessions(db.session, current_user._get_current_object())
     logout_user()
     return redirect(url_for("home.index"), 303)
 

@@ -5,9 +5,11 @@ from ipaddress import ip_address
 
 import segno
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask_login import current_user
 from werkzeug.http import quote_etag
 from werkzeug.wrappers import Response as BaseResponse
 
+from .. import access
 from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
@@ -103,7 +105,11 @@ def _vary(response: BaseResponse) -> BaseResponse:
 def share(game_id: int) -> str:
     view = games.load_game(db.session, game_id)
     return render_template(
-        "games/share.html", view=view, link=_link(game_id), loopback=_loopback(request.host)
+        "games/share.html",
+        view=view,
+        link=_link(game_id),
+        loopback=_loopback(request.host),
+        **_scorer_section(game_id),
     )
 
 
@@ -126,6 +132,71 @@ def qr(game_id: int) -> Response:
     response = make_response(svg.getvalue())
     response.mimetype = "image/svg+xml"
     return response
+
+
+# Scorer links (see scorer.access): a signed-in user hands one table the right to record the hands
+# of this game and nothing else. The token is shown once, on the page that made it.
+
+
+@bp.post("/<int:game_id>/scorer-link")
+def scorer_link(game_id: int) -> tuple[str, int]:
+    """Make the game's scorer link (replacing any before it) and show it with its QR code."""
+    view = games.load_game(db.session, game_id)
+    if not current_user.is_authenticated:
+        return _refused("Only signed-in users can hand out scorer links.", 403)
+    if view.state.finished:
+        return _refused("This game is over: there are no hands left to record.", 409)
+    url = url_for(
+        "games.score",
+        game_id=game_id,
+        token=access.issue_scorer_link(db.session, game_id),
+        _external=True,
+    )
+    page = render_template(
+        "games/share.html",
+        view=view,
+        link=_link(game_id),
+        loopback=_loopback(request.host),
+        **_scorer_section(game_id),
+        scorer_url=url,
+        scorer_qr=segno.make_qr(url, error="m").svg_data_uri(
+            border=4, omitsize=True, dark="#000", light="#fff"
+        ),
+    )
+    return page, 201
+
+
+@bp.post("/<int:game_id>/scorer-link/revoke")
+def revoke_scorer_link(game_id: int) -> BaseResponse | tuple[str, int]:
+    games.version_of(db.session, game_id)  # a 404 for a game that does not exist
+    if not current_user.is_authenticated:
+        return _refused("Only signed-in users can revoke scorer links.", 403)
+    access.revoke_scorer_link(db.session, game_id)
+    return redirect(url_for("games.share", game_id=game_id), 303)
+
+
+@bp.get("/<int:game_id>/score/<token>")
+def score(game_id: int, token: str) -> BaseResponse | tuple[str, int]:
+    """Open a scorer link: this browser may record the game's hands while the link works."""
+    games.version_of(db.session, game_id)
+    if not access.open_scorer_link(db.session, game_id, token):
+        return _refused(
+            "This scorer link no longer works: it was revoked, or the game is over.", 404
+        )
+    return redirect(url_for("games.show", game_id=game_id), 303)
+
+
+def _scorer_section(game_id: int) -> dict[str, bool]:
+    """What the share page says about scorer links: only a signed-in user may hand them out."""
+    manages = access.owner_mode() and current_user.is_authenticated
+    return {
+        "manages_scorer_links": manages,
+        "has_scorer_link": manages and access.has_scorer_link(db.session, game_id),
+    }
+
+
+def _refused(message: str, status: int) -> tuple[str, int]:
+    return render_template("errors/error.html", message=message, status=status), status
 
 
 def _link(game_id: int) -> str:
