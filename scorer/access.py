@@ -65,8 +65,13 @@ def init_app(app: Flask) -> None:
     configure_limits(app)
     limiter.init_app(app)
     app.before_request(_guard_writes)
+    # can_score also holds for whoever opened this game's scorer link: the pad, not the menu.
     app.context_processor(
-        lambda: {"can_write": can_write() or _may_score_here(), "owner_mode": owner_mode()}
+        lambda: {
+            "can_write": can_write(),
+            "can_score": can_write() or _may_score_here(),
+            "owner_mode": owner_mode(),
+        }
     )
 
 

@@ -56,6 +56,8 @@ def test_the_holder_records_edits_undoes_and_syncs_that_games_hands(app, organis
     table = table_with(app, make_link(organiser, game_id))
     page = table.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'id="hand-form"' in page
+    # The pad, not the menu: starting a game still needs a signed-in user.
+    assert 'href="/games/new"' not in page
 
     assert table.post(f"/games/{game_id}/hands", data=hand_form(0, {1: 12}, 1)).status_code == 303
     assert 'id="edit-hand-1"' in table.get(f"/games/{game_id}").get_data(as_text=True)
