@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,17 @@ class ScorerServer:
         self.stop()
         pytest.fail(f"`scorer serve` did not start in {START_TIMEOUT} s: {self.output()}")
 
+    def command(self, *arguments: str) -> subprocess.CompletedProcess:
+        """Another `scorer` command on the same instance and settings, e.g. `users add`."""
+        return subprocess.run(
+            [str(SCORER), *arguments],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+
     def run_on(self, port: int) -> subprocess.CompletedProcess:
         """`scorer serve` on `port`, waited for: for a server that is expected not to start."""
         command = [str(SCORER), "serve", "--host", "127.0.0.1", "--port", str(port), *self.options]
@@ -92,23 +104,39 @@ class ScorerServer:
         self.process = None
 
 
-@pytest.fixture
-def scorer_server(tmp_path: Path) -> Iterator:
-    """Makes servers on tmp_path (each in a folder of its own) and stops them all afterwards."""
-    servers: list[ScorerServer] = []
+@contextmanager
+def servers_in(folder: Path) -> Iterator:
+    """Makes servers in `folder` (each in an instance folder of its own); stops them all after."""
+    made: list[ScorerServer] = []
 
     def make(options: tuple[str, ...] = (), **settings: str) -> ScorerServer:
-        instance = tmp_path / f"instance-{len(servers)}"
+        instance = folder / f"instance-{len(made)}"
         instance.mkdir()
-        servers.append(ScorerServer(instance, options, **settings))
-        return servers[-1]
+        made.append(ScorerServer(instance, options, **settings))
+        return made[-1]
 
-    yield make
-    for server in servers:
-        server.stop()
+    try:
+        yield make
+    finally:
+        for server in made:
+            server.stop()
 
 
-@pytest.fixture(name="free_port")
+@pytest.fixture
+def scorer_server(tmp_path: Path) -> Iterator:
+    """Makes `scorer serve` processes that last for the test."""
+    with servers_in(tmp_path) as make:
+        yield make
+
+
+@pytest.fixture(scope="module")
+def module_scorer_server(tmp_path_factory) -> Iterator:
+    """Makes `scorer serve` processes that last for the test module."""
+    with servers_in(tmp_path_factory.mktemp("servers")) as make:
+        yield make
+
+
+@pytest.fixture(name="free_port", scope="session")
 def free_port_fixture():
     """A function giving a local port nobody listens on right now."""
     return free_port
