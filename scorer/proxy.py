@@ -56,11 +56,6 @@ def trusted_hosts(value: str | Iterable[str] | None) -> list[str] | None:
     return [name.strip() for name in names if name.strip()] or None
 
 
-def untrusted_host_response() -> Response:
-    """A plain 400: no page, since every page links to this host and it is the one refused."""
-    return Response(UNTRUSTED_HOST + "\n", 400, mimetype="text/plain")
-
-
 class _WithoutForwardedHeaders:
     """Drops X-Forwarded-* and Forwarded, as no proxy's word is to be taken."""
 
@@ -75,7 +70,8 @@ class _WithoutForwardedHeaders:
 
 def _refuse_untrusted_host() -> Response | None:
     # Flask stores the Host check's failure as the routing error and raises it only after the
-    # before_request hooks, some of which build URLs for this very host.
+    # before_request hooks, some of which build URLs for this very host, as would the error page:
+    # so answer here, and in plain text.
     if isinstance(request.routing_exception, SecurityError):
-        return untrusted_host_response()
+        return Response(UNTRUSTED_HOST + "\n", 400, mimetype="text/plain")
     return None

@@ -1,9 +1,7 @@
 """Error pages: a service's NotFound is a 404 with its message, never a stack trace."""
 
-from flask import Blueprint, Response, render_template
-from werkzeug.exceptions import SecurityError
+from flask import Blueprint, render_template
 
-from ..proxy import untrusted_host_response
 from ..services.errors import Conflict, NotFound
 
 bp = Blueprint("errors", __name__)
@@ -31,9 +29,6 @@ def too_many_requests(_error: Exception) -> tuple[str, int]:
 
 
 @bp.app_errorhandler(400)
-def bad_request(error: Exception) -> tuple[str, int] | Response:
-    if isinstance(error, SecurityError):
-        # A Host outside TRUSTED_HOSTS: the page's links could not be built for it.
-        return untrusted_host_response()
+def bad_request(error: Exception) -> tuple[str, int]:
     message = getattr(error, "description", None) or "That request could not be understood."
     return render_template("errors/error.html", message=message, status=400), 400

@@ -28,7 +28,7 @@ import pytest
 import segno
 from markup import parse
 
-CADDY = os.environ.get("CADDY_PATH") or shutil.which("caddy")
+CADDY = shutil.which(os.environ.get("CADDY_PATH") or "caddy")
 DEPLOY_CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"
 START_TIMEOUT = 30.0
 PASSWORD = "correct horse battery"

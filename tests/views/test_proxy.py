@@ -287,3 +287,9 @@ def test_an_older_world_readable_sqlite_file_is_made_private(instance):
     database.chmod(0o644)
     create_app()
     assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+def test_https_without_a_proxy_gets_hsts_too(client):
+    """A server given the certificate itself (or a WSGI server told it is HTTPS)."""
+    response = client.get("/", base_url="https://scores.example")
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=")
