@@ -20,6 +20,7 @@ run: $(VENV)/.installed-run
 test: $(VENV)/.installed-test
 	scripts/ensure-chromium.sh
 	scripts/ensure-redis.sh
+	scripts/ensure-caddy.sh
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test

@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from sqlalchemy.engine import make_url
+
+from . import proxy
 
 DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent.parent / "instance"
 
@@ -35,17 +38,26 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LIVE_POLL_SECONDS=3,
         # How many of the latest hands the game page lists; the rest are on the game's hands page.
         RECENT_HANDS=10,
+        # How many reverse proxies stand in front of the app, whose X-Forwarded-* headers to
+        # believe (scorer/proxy.py); 0 believes none.
+        TRUSTED_PROXY_HOPS=0,
     )
     if test_config is None:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
         app.config.from_pyfile("config.py", silent=True)
         if os.environ.get("DATABASE_URL"):
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+        for name in ("TRUSTED_PROXY_HOPS", "TRUSTED_HOSTS"):
+            if os.environ.get(name):
+                app.config[name] = os.environ[name]
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
     else:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = with_driver(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["TRUSTED_HOSTS"] = proxy.trusted_hosts(app.config.get("TRUSTED_HOSTS"))
+    keep_sqlite_file_private(app.config["SQLALCHEMY_DATABASE_URI"])
+    proxy.init_app(app)
 
     from . import access, assets, database, security
     from .api import routes as api
@@ -81,6 +93,27 @@ def instance_secret_key(instance: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def keep_sqlite_file_private(url: str) -> None:
+    """Make a SQLite database file readable by its owner alone: it holds the password hashes.
+
+    SQLite gives its journal and write-ahead log the database file's permissions.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return
+    path = Path(parsed.database)
+    if not path.parent.is_dir() or os.name != "posix":
+        return
+    try:
+        # An empty file is an empty SQLite database; creating it here is what sets its mode.
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        # Files made by earlier versions were 0644: tighten them, when they are ours to change.
+        status = path.stat()
+        if status.st_mode & 0o077 and status.st_uid == os.getuid():
+            path.chmod(0o600)
 
 
 def with_driver(url: str) -> str:

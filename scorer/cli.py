@@ -3,7 +3,9 @@ and restore it; the Flask commands (db, routes, shell) come too."""
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
 import os
 import socket
 from typing import TYPE_CHECKING
@@ -63,30 +65,70 @@ def serve(
 ) -> None:
     """Bring the database up to date and serve the app with a production WSGI server."""
     from flask_migrate import upgrade
-    from waitress import serve as waitress_serve
+    from waitress.server import create_server
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if processes > 1 and os.name != "posix":
         raise click.UsageError("More than one process needs Linux or macOS; use --processes 1.")
     upgrade()
+    try:
+        if processes > 1:
+            ensure_port_free(host, port)
+        else:
+            # scorer/proxy.py decides which X-Forwarded-* headers to believe; waitress would drop
+            # them all before the app sees them.
+            # waitress's own defaults (100 connections, 120 s idle) turn phones away at about 100.
+            server = create_server(
+                app,
+                host=host,
+                port=port,
+                threads=threads,
+                connection_limit=connection_limit,
+                channel_timeout=channel_timeout,
+                clear_untrusted_proxy_headers=False,
+            )
+    except OSError as error:
+        raise click.ClickException(cannot_listen(host, port, error)) from None
     click.echo(f"Database: {app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]}")
     click.echo(f"Instance folder: {app.instance_path}")
+    click.echo(f"Open this on this computer: {local_address(host, port)}")
     for address in phone_addresses(host, port):
         click.echo(f"Open this on a phone on the same network: {address}")
+    click.echo("Press Ctrl+C to stop.")
     if processes > 1:
         from .server import serve_processes
 
         serve_processes(app, host, port, processes, threads, connection_limit, channel_timeout)
         return
-    # waitress's own defaults (100 connections, 120 s idle) turn phones away at about 100.
-    waitress_serve(
-        app,
-        host=host,
-        port=port,
-        threads=threads,
-        connection_limit=connection_limit,
-        channel_timeout=channel_timeout,
-    )
+    # As waitress.serve does, so that waitress's warnings (a full task queue) are shown.
+    logging.basicConfig()
+    server.run()
+
+
+def ensure_port_free(host: str, port: int) -> None:
+    """Raise OSError when (host, port) cannot be listened on, as the server would find later."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # As servers bind: a port whose last connections are still closing is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+
+
+def cannot_listen(host: str, port: int, error: OSError) -> str:
+    """One line on why the server could not start, and what to do."""
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"Port {port} is in use by another program (another `scorer serve`?). "
+            f"Stop it, or pick another port: scorer serve --port {port + 1}"
+        )
+    return f"Cannot listen on {host}:{port}: {error.strerror or error}"
+
+
+def local_address(host: str, port: int) -> str:
+    """The address to open on the machine the server runs on."""
+    if host in ("0.0.0.0", "::", "127.0.0.1", "localhost"):
+        return f"http://localhost:{port}/"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
 @main.command("export")
@@ -126,15 +168,17 @@ def import_command(file) -> None:
 
 def phone_addresses(host: str, port: int) -> list[str]:
     """Addresses a phone on the same network can open: this machine's own, not loopback."""
+    if host in ("localhost", "::1") or host.startswith("127."):
+        return []
     if host not in ("0.0.0.0", "::"):
-        return [f"http://{host}:{port}/"]
+        return [local_address(host, port)]
     found = sorted(
         address.address
         for addresses in psutil.net_if_addrs().values()
         for address in addresses
         if address.family == socket.AF_INET and not address.address.startswith("127.")
     )
-    return [f"http://{address}:{port}/" for address in found] or [f"http://localhost:{port}/"]
+    return [f"http://{address}:{port}/" for address in found]
 
 
 @main.group()

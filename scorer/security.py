@@ -1,4 +1,5 @@
-"""Response headers that keep the pages from being framed, sniffed or running injected script."""
+"""Response headers that keep the pages from being framed, sniffed or running injected script,
+and, over HTTPS, from being fetched over plain HTTP again."""
 
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
@@ -15,6 +16,10 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+# A year: browsers that saw the site over HTTPS refuse plain HTTP to it for that long. Sent only
+# over HTTPS, as browsers ignore it otherwise, and a plain-HTTP site on a home network must stay
+# reachable.
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -37,6 +42,8 @@ def _add_headers(response: Response) -> Response:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
+    if has_request_context() and request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
     return response
 
 

@@ -55,6 +55,10 @@ def serve_processes(
         # As waitress is told: phones keep a connection open between polls.
         "worker_connections": connection_limit,
         "keepalive": idle_seconds,
+        # scorer/proxy.py decides which X-Forwarded-* headers to believe, as under waitress;
+        # gunicorn would otherwise take X-Forwarded-Proto from 127.0.0.1 on its own.
+        "forwarded_allow_ips": "",
+        "secure_scheme_headers": {},
         "accesslog": None,
         "errorlog": "-",
     }
