@@ -10,7 +10,7 @@ from pathlib import Path
 
 import brotli
 import pytest
-from markup import HTMX, parse
+from document import HTMX, parse
 
 from scorer import assets
 from scorer.assets import served_body

@@ -1,8 +1,8 @@
 """Recording a hand from the tally pad, with and without htmx and JavaScript."""
 
 import pytest
+from document import HTMX, error_for, form_errors, parse
 from factories import hand_form
-from markup import HTMX, error_for, form_errors, parse
 
 
 def hands_url(game_id: int) -> str:

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import segno
-from markup import parse
+from document import parse
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -1,7 +1,7 @@
 """Correcting the score sheet: editing any hand, undoing the last one."""
 
+from document import HTMX, error_for, form_errors, parse
 from factories import hand_form
-from markup import HTMX, error_for, form_errors, parse
 
 
 def edit_url(game_id: int, number: int) -> str:
