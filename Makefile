@@ -27,10 +27,11 @@ test: $(VENV)/.installed-test
 	scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
-# The tests write them to build/screenshots/; only this target changes the committed ones.
+# The tests write them to build/screenshots/; only this target changes the committed ones. CI=true
+# makes a missing chromium an error rather than a skip that would leave nothing to copy.
 screenshots: $(VENV)/.installed-test
 	scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest $(SCREENSHOTS)
+	CI=true $(BIN)/python -m pytest $(SCREENSHOTS)
 	mkdir -p docs/screenshots
 	rm -f docs/screenshots/*.png
 	cp build/screenshots/*.png docs/screenshots/

@@ -151,6 +151,7 @@ def results_missing(session) -> bool:
 
     without = ~exists().where(GameResult.game_id == Game.id)
     found = session.scalar(select(Game.id).where(Game.finished_at.is_not(None), without).limit(1))
+    # End the read: the server must not start with a transaction (on SQLite, a read lock) open.
     session.rollback()
     return found is not None
 
