@@ -82,7 +82,13 @@ class PostgresSchema:
         self.name = f"test_{os.getpid()}_{label}_{uuid.uuid4().hex[:8]}"
         separator = "&" if "?" in server else "?"
         self.url = f"{server}{separator}options=-csearch_path%3D{self.name}"
-        self.admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+        # A connection a test left inside a transaction would make DROP SCHEMA wait for ever.
+        self.admin = sa.create_engine(
+            server,
+            isolation_level="AUTOCOMMIT",
+            poolclass=sa.NullPool,
+            connect_args={"options": "-c lock_timeout=10s"},
+        )
         self.engine = sa.create_engine(self.url, pool_size=1)
         self._build()
 
