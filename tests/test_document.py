@@ -20,3 +20,8 @@ def test_a_fragment_stays_a_fragment():
 def test_inputs_give_the_value_they_would_post():
     page = parse('<form><input name="target" value="500"><input name="note"></form>')
     assert page.value("target") == "500" and page.value("note") == "" and page.value("x") is None
+
+
+def test_iter_gives_each_element_once_in_document_order():
+    section = parse("<section><h2>Scores</h2><p>Ann <b>120</b></p></section>").find("section")
+    assert [node.tag for node in section.iter()] == ["section", "h2", "p", "b"]
