@@ -1,8 +1,10 @@
 # UNO score keeper: run it, test it, lint it.
 #
-#   make run    serve the app on 0.0.0.0 (port from PORT, default 8000)
-#   make test   run the test suite; pass options with PYTEST_ARGS="-k hands -x"
-#   make lint   ruff check, format check and mypy
+#   make run          serve the app on 0.0.0.0 (port from PORT, default 8000)
+#   make test         run the test suite, one worker per core; options go in PYTEST_ARGS="-k hands"
+#                     (PYTEST_WORKERS=0 runs it in one process)
+#   make lint         ruff check, format check and mypy
+#   make screenshots  take the phone screenshots again and put them in docs/screenshots/
 #
 # The virtualenv lives in .venv. pip runs again only when pyproject.toml is newer than the
 # stamp file for that set of dependencies.
@@ -11,8 +13,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
+# pytest-xdist workers, one per core. Each test file stays on one worker: the browser tests
+# share one server per file.
+PYTEST_WORKERS ?= auto
+SCREENSHOTS := tests/browser/test_screenshots.py
 
-.PHONY: run test lint
+.PHONY: run test lint screenshots
 
 run: $(VENV)/.installed-run
 	$(BIN)/scorer serve
@@ -21,7 +27,16 @@ test: $(VENV)/.installed-test
 	scripts/ensure-chromium.sh
 	scripts/ensure-redis.sh
 	scripts/ensure-caddy.sh
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+# The tests write them to build/screenshots/; only this target changes the committed ones. CI=true
+# makes a missing chromium an error rather than a skip that would leave nothing to copy.
+screenshots: $(VENV)/.installed-test
+	scripts/ensure-chromium.sh
+	CI=true $(BIN)/python -m pytest $(SCREENSHOTS)
+	mkdir -p docs/screenshots
+	rm -f docs/screenshots/*.png
+	cp build/screenshots/*.png docs/screenshots/
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check scorer tests benchmarks

@@ -1,5 +1,6 @@
 """The `scorer` command: `scorer serve` runs the app; `scorer export` and `scorer import` back it up
-and restore it; the Flask commands (db, routes, shell) come too."""
+and restore it; `scorer rebuild-results` derives results again; the Flask commands (db, routes,
+shell) come too."""
 
 from __future__ import annotations
 
@@ -64,13 +65,12 @@ def serve(
     channel_timeout: int,
 ) -> None:
     """Bring the database up to date and serve the app with a production WSGI server."""
-    from flask_migrate import upgrade
     from waitress.server import create_server
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if processes > 1 and os.name != "posix":
         raise click.UsageError("More than one process needs Linux or macOS; use --processes 1.")
-    upgrade()
+    bring_database_up_to_date()
     try:
         if processes > 1:
             ensure_port_free(host, port)
@@ -149,8 +149,6 @@ def export_command(file) -> None:
 @with_appcontext
 def import_command(file) -> None:
     """Restore a backup made by `scorer export` into an empty database."""
-    from flask_migrate import upgrade
-
     from .extensions import db
     from .services import backup
 
@@ -158,12 +156,50 @@ def import_command(file) -> None:
         data = json.load(file)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise click.ClickException(f"{file.name} is not a JSON backup: {error}") from error
-    upgrade()
+    bring_database_up_to_date()
     try:
         restored = backup.import_all(db.session, data)
     except backup.BackupError as error:
         raise click.ClickException(f"Nothing was restored. {error.message}") from error
     click.echo(f"Restored {backup.describe(restored)}.")
+
+
+@main.command("rebuild-results")
+@with_appcontext
+def rebuild_results_command() -> None:
+    """Derive every finished game's results and every rating again from the hands."""
+    from .extensions import db
+    from .services import results
+
+    click.echo(f"Rated {results.rebuild_all(db.session)} finished games.")
+
+
+def bring_database_up_to_date() -> None:
+    """Migrate, then derive the results that are missing: migrations change only the schema.
+
+    A database older than the results tables (migration 0003) has finished games without results.
+    """
+    from flask_migrate import upgrade
+
+    from .extensions import db
+    from .services import results
+
+    upgrade()
+    if results_missing(db.session):
+        click.echo(f"Rated {results.rebuild_all(db.session)} finished games.")
+
+
+def results_missing(session) -> bool:
+    """Whether some finished game has no stored results."""
+    from sqlalchemy import exists, select
+
+    from .models import Game, GameResult
+
+    without = ~exists().where(GameResult.game_id == Game.id)
+    found = session.scalar(select(Game.id).where(Game.finished_at.is_not(None), without).limit(1))
+    # End the read: the server must not start with a transaction (on SQLite, a read lock) open.
+    session.rollback()
+    return found is not None
 
 
 def phone_addresses(host: str, port: int) -> list[str]:

@@ -41,10 +41,10 @@ EXPECTED_CONSOLE = re.compile(r"^Failed to load resource: the server responded w
 
 
 @pytest.fixture(scope="module")
-def live_app(tmp_path_factory) -> Iterator[Flask]:
+def live_app(databases, tmp_path_factory) -> Iterator[Flask]:
     """The real app (CSRF on) on a fresh, migrated SQLite file, one per test module."""
-    path = tmp_path_factory.mktemp("live") / "scorer.sqlite"
-    app = make_app(f"sqlite:///{path}", WTF_CSRF_ENABLED=True, TESTING=False)
+    url = databases.fresh("sqlite", tmp_path_factory.mktemp("live"))
+    app = make_app(url, migrate=False, WTF_CSRF_ENABLED=True, TESTING=False)
     app.extensions["browser_test_errors"] = errors = []
 
     def record(_sender, exception: BaseException, **_extra) -> None:

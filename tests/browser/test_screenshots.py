@@ -1,4 +1,8 @@
-"""Screenshots of the main screens on a phone, in docs/screenshots/, rewritten on every run."""
+"""Screenshots of the main screens on a phone, in build/screenshots/ (git-ignored).
+
+`make screenshots` takes them and copies them to docs/screenshots/, where the README shows them;
+an ordinary test run leaves the committed images alone.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from scorer.extensions import db
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 LAN = "http://192.168.1.20:8000"
 

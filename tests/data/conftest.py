@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
 import sqlalchemy as sa
+from conftest import close, make_app
 from flask import Flask
-from flask_migrate import upgrade
 
-from scorer import create_app, scoring, with_driver
+from scorer import scoring
 from scorer.extensions import db
 from scorer.models import Game, Hand, HandCount
 from scorer.services import snapshots
@@ -66,35 +64,8 @@ def check(app: Flask) -> Callable[[int], list[str]]:
 
 
 @pytest.fixture
-def other_app(backend: str, tmp_path) -> Iterator[Flask]:
+def other_app(backend: str, databases, tmp_path) -> Iterator[Flask]:
     """A second server: the app on another empty, migrated database of the same kind as `app`'s."""
-    if backend == "postgresql":
-        url = with_driver(os.environ["TEST_DATABASE_URL"])
-        schema = f"test_{os.getpid()}_other_{uuid.uuid4().hex[:8]}"
-        admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-        separator = "&" if "?" in url else "?"
-        url = f"{url}{separator}options=-csearch_path%3D{schema}"
-    else:
-        url = f"sqlite:///{tmp_path / 'other.sqlite'}"
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test secret",
-            "SQLALCHEMY_DATABASE_URI": url,
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    try:
-        with app.app_context():
-            upgrade()
-        yield app
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-        if backend == "postgresql":
-            with admin.connect() as connection:
-                connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-            admin.dispose()
+    app = make_app(databases.fresh(backend, tmp_path, second=True), migrate=False)
+    yield app
+    close(app)

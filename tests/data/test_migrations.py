@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 from datetime import datetime
+from pathlib import Path
 
 import flask_migrate
 import pytest
@@ -11,8 +13,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from factories import record
 
+from scorer.cli import bring_database_up_to_date, main
 from scorer.extensions import db
 from scorer.services import games
+
+VERSIONS = Path(__file__).parents[2] / "scorer" / "migrations" / "versions"
 
 FIRST = "0001"
 
@@ -124,7 +129,7 @@ def everything(connection: sa.Connection) -> dict[str, list[tuple]]:
     }
 
 
-def test_upgrading_from_the_first_migration_keeps_every_row(app):
+def test_upgrading_from_the_first_migration_keeps_every_row_and_rates_finished_games(app):
     with app.app_context():
         flask_migrate.downgrade(revision="base")
         flask_migrate.upgrade(revision=FIRST)
@@ -133,11 +138,17 @@ def test_upgrading_from_the_first_migration_keeps_every_row(app):
             before = everything(connection)
         assert [len(rows) for rows in before.values()] == [3, 2, 4, 3, 3]
 
-        flask_migrate.upgrade()
+        bring_database_up_to_date()  # what `scorer serve` does on start
 
         with db.engine.connect() as connection:
             assert everything(connection) == before
             assert connection.execute(sa.text("SELECT count(*) FROM teams")).scalar() == 0
+            query = "SELECT game_id, player_id, seq, place, score FROM game_results ORDER BY id"
+            results = connection.execute(sa.text(query)).all()
+            clock = connection.execute(sa.text("SELECT last_seq FROM rating_clock")).all()
+        # Only the finished game is rated: Ann won with 120, Bjørn has nothing.
+        assert [tuple(row) for row in results] == [(1, 1, 1, 1, 120), (1, 2, 1, 2, 0)]
+        assert clock == [(1,)]
         finished, playing = games.load_game(db.session, 1), games.load_game(db.session, 2)
         assert finished.names == ("Ann", "Bjørn") and finished.winner.seats == (0,)
         assert [side.score for side in finished.state.sides] == [120, 0]
@@ -147,6 +158,58 @@ def test_upgrading_from_the_first_migration_keeps_every_row(app):
         assert record(db.session, 2, 0, {1: 5}).state.sides[0].score == 5
         assert games.create_game(db.session, "standard", ["Zoë", "Ann"]).id == 3
         db.session.remove()
+
+
+def test_migrating_alone_leaves_results_to_scorer_rebuild_results(app):
+    """The migrations keep no copy of the rules: the results of older games come afterwards."""
+    with app.app_context():
+        flask_migrate.downgrade(revision="base")
+        flask_migrate.upgrade(revision=FIRST)
+        with db.engine.begin() as connection:
+            fill_first_version(connection)
+        flask_migrate.upgrade()
+        count = "SELECT count(*) FROM game_results"
+        with db.engine.connect() as connection:
+            assert connection.execute(sa.text(count)).scalar() == 0
+        db.session.remove()
+    rebuilt = app.test_cli_runner().invoke(main, ["rebuild-results"])
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert rebuilt.stdout == "Rated 1 finished games.\n"
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.execute(sa.text(count)).scalar() == 2
+
+
+def test_the_upgrade_path_leaves_stored_results_alone(app, count_queries):
+    with app.app_context():
+        game = games.create_game(db.session, "standard", ["Ann", "Bob"], target=100)
+        assert record(db.session, game.id, 0, {1: 100}).state.finished
+        db.session.remove()
+        with count_queries() as statements:
+            bring_database_up_to_date()
+        db.session.remove()
+    writes = [s for s in statements if s.lstrip().upper().startswith(("DELETE", "INSERT"))]
+    assert writes == []
+
+
+def imported_modules(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.add("." * node.level + (node.module or ""))
+    return found
+
+
+def test_no_migration_imports_from_scorer():
+    """A migration must do tomorrow what it did today, whatever the app's code becomes."""
+    migrations = sorted(VERSIONS.glob("*.py"))
+    assert len(migrations) >= 4
+    imports = {path.name: imported_modules(path) for path in migrations}
+    assert {
+        name: sorted(module for module in modules if module.split(".")[0] in ("scorer", ""))
+        for name, modules in imports.items()
+    } == {name: [] for name in imports}
 
 
 def schema_differences() -> list:

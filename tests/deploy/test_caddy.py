@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import segno
-from markup import parse
+from document import parse
 
 CADDY = shutil.which(os.environ.get("CADDY_PATH") or "caddy")
 DEPLOY_CADDYFILE = Path(__file__).resolve().parents[2] / "deploy" / "Caddyfile"

@@ -10,9 +10,9 @@ import re
 
 import pytest
 from conftest import make_app
+from document import error_for, parse
 from factories import make_game, record
 from flask import Flask
-from markup import error_for, parse
 
 from scorer.access import add_user
 from scorer.extensions import db, limiter

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gzip
 
-from markup import HTMX, parse
+from document import HTMX, parse
 
 PLAYERS = 4
 # Hands in a long game: most games to 500 end within 10 to 25 hands. (The benchmarks' latency game

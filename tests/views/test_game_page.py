@@ -1,6 +1,6 @@
 """The game page: scoreboard, whose deal it is, the hands so far, the result and the rematch."""
 
-from markup import HTMX, parse
+from document import HTMX, parse
 
 from scorer.extensions import db
 from scorer.services import games

@@ -3,8 +3,8 @@
 import json
 
 import pytest
+from document import HTMX, error_for, form_errors, parse
 from factories import hand_form
-from markup import HTMX, error_for, form_errors, parse
 
 
 def hands_url(game_id: int) -> str:

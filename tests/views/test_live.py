@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from markup import HTMX, parse
+from document import HTMX, parse
 
 from scorer.extensions import db
 from scorer.models import Game

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from factories import make_game
-from markup import parse
+from document import parse
 
 from scorer.extensions import db
 from scorer.limits import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH

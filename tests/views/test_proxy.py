@@ -15,7 +15,7 @@ import segno
 from conftest import make_app
 from factories import hand_form
 from flask import Flask
-from markup import parse
+from document import parse
 
 from scorer import create_app
 from scorer.access import add_user

@@ -6,7 +6,7 @@ import json
 import re
 import struct
 
-from markup import parse
+from document import parse
 
 
 def png_size(data: bytes) -> tuple[int, int]:

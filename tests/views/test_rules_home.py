@@ -1,7 +1,7 @@
 """The home page (games to resume, then finished ones) and the rules summary."""
 
 import pytest
-from markup import parse
+from document import parse
 
 
 def game_links(section) -> list[str]:

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from factories import hand_form
 from flask import Flask
 from flask.testing import FlaskClient
-from markup import parse
+from document import parse
 
 from scorer.access import add_user
 from scorer.extensions import db, limiter

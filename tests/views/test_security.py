@@ -4,8 +4,8 @@ import json
 
 import pytest
 from conftest import make_app
+from document import HTMX, parse
 from factories import hand_form
-from markup import HTMX, parse
 
 from scorer.extensions import db
 

@@ -1,8 +1,8 @@
 """The setup builder at /games/new: every tap is a post that gets the form back changed."""
 
 import pytest
+from document import HTMX, error_for, parse
 from factories import make_game
-from markup import HTMX, error_for, parse
 
 from scorer.extensions import db
 from scorer.services import games

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from document import HTMX, error_for, parse
 from factories import make_game, record
 from flask import render_template
-from markup import HTMX, error_for, parse
 
 from scorer.extensions import db
 from scorer.services import games, leagues

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from document import Node, parse
 from factories import make_game, record
 from flask import url_for
-from markup import Node, parse
 
 from scorer.extensions import db
 from scorer.services import leagues

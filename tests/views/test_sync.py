@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import make_app
 from factories import hand_form
-from markup import parse
+from document import parse
 
 from scorer.access import add_user
 from scorer.extensions import db

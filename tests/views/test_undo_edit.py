@@ -2,8 +2,8 @@
 
 import json
 
+from document import HTMX, error_for, form_errors, parse
 from factories import hand_form
-from markup import HTMX, error_for, form_errors, parse
 
 
 def edit_url(game_id: int, number: int) -> str:

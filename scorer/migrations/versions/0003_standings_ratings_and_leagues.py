@@ -6,12 +6,13 @@ Create Date: 2026-11-30 02:47:20.179620
 
 Reviewed by hand. game_results holds each player's part in every finished game and their rating
 after it, in the order games finished (seq); rating_clock is a single row, the last seq given out,
-which the services also lock to make rating changes one at a time. Games finished before this
-migration get their results here, replayed from their hands with the pure scoring code (never the
-models, which describe whatever schema is current, not this one).
-"""
-from collections import defaultdict
+which the services also lock to make rating changes one at a time.
 
+Schema only: a migration must do the same thing whatever the rules or the rating code become, so it
+imports nothing from scorer. Games finished before this migration get their results afterwards, from
+`scorer rebuild-results`, which `scorer serve` and `scorer import` run after migrating whenever a
+finished game has no results (scorer/cli.py, bring_database_up_to_date).
+"""
 from alembic import op
 import sqlalchemy as sa
 
@@ -115,83 +116,11 @@ def upgrade():
         batch_op.add_column(sa.Column('archived_at', sa.DateTime(), nullable=True))
 
     # ### end Alembic commands ###
-    backfill(op.get_bind())
+    # The one row the rating lock needs (see the docstring). Its last_seq, like every result, is
+    # set by `scorer rebuild-results`, which the upgrade path runs when finished games lack results.
+    op.bulk_insert(CLOCK, [{"id": 1, "last_seq": 0}])
 
 
-def backfill(connection):
-    """Results and ratings for every game finished before this migration, in the order they finished."""
-    from scorer import scoring
-    from scorer.scoring import ratings, standings
-
-    games = connection.execute(sa.text(
-        "SELECT id, mode, target, first_dealer, deck_copies, blanks, blank_value, finished_at"
-        " FROM games WHERE finished_at IS NOT NULL ORDER BY finished_at, id"
-    ).columns(finished_at=sa.DateTime)).all()
-    seats = defaultdict(dict)
-    for game_id, position, player_id in connection.execute(
-        sa.text("SELECT game_id, position, player_id FROM seats")
-    ):
-        seats[game_id][position] = player_id
-    hands = defaultdict(dict)
-    for game_id, number, went_out in connection.execute(
-        sa.text("SELECT game_id, number, went_out FROM hands")
-    ):
-        hands[game_id][number] = scoring.Hand(went_out, {})
-    hand_ids = {}
-    for hand_id, game_id, number in connection.execute(
-        sa.text("SELECT id, game_id, number FROM hands")
-    ):
-        hand_ids[hand_id] = (game_id, number)
-    for hand_id, position, cards, points in connection.execute(
-        sa.text("SELECT hand_id, position, cards, points FROM hand_counts")
-    ):
-        game_id, number = hand_ids[hand_id]
-        count = scoring.Count(cards=tuple(cards.split()) if cards is not None else None, points=points)
-        hands[game_id][number].counts[position] = count
-
-    rows = []
-    current = {}
-    for seq, game in enumerate(games, start=1):
-        players = seats[game.id]
-        deck = scoring.Deck(copies=game.deck_copies, blanks=game.blanks, blank_value=game.blank_value)
-        rules = scoring.Rules(scoring.Mode(game.mode), len(players), game.target, game.first_dealer, deck)
-        state = scoring.replay(rules, [hands[game.id][number] for number in sorted(hands[game.id])])
-        if not state.finished:
-            continue
-        results = standings.seat_results(state)
-        outcome = ratings.Outcome(
-            tuple(tuple(players[seat] for seat in side) for side in rules.sides),
-            standings.places(state),
-        )
-        after = ratings.rate(current, outcome)
-        for result in results:
-            player = players[result.seat]
-            before = current.get(player, ratings.NEWCOMER)
-            rows.append({
-                "game_id": game.id, "player_id": player, "seq": seq, "finished_at": game.finished_at,
-                "mode": game.mode, "side": result.side, "place": result.place, "won": result.won,
-                "score": result.score, "hands_won": result.hands_won,
-                "points_won": result.points_won, "biggest_hand": result.biggest_hand,
-                "mu": after[player].mu, "sigma": after[player].sigma,
-                "change": after[player].ordinal - before.ordinal,
-            })
-        current.update(after)
-    if rows:
-        op.bulk_insert(RESULTS, rows)
-    op.bulk_insert(CLOCK, [{"id": 1, "last_seq": len(games)}])
-
-
-RESULTS = sa.table(
-    "game_results",
-    *(sa.column(name, sa.Integer) for name in (
-        "game_id", "player_id", "seq", "side", "place", "score", "hands_won", "points_won",
-        "biggest_hand",
-    )),
-    sa.column("finished_at", sa.DateTime),
-    sa.column("mode", sa.String),
-    sa.column("won", sa.Boolean),
-    *(sa.column(name, sa.Double) for name in ("mu", "sigma", "change")),
-)
 CLOCK = sa.table("rating_clock", sa.column("id", sa.Integer), sa.column("last_seq", sa.Integer))
 
 
