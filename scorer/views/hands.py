@@ -72,7 +72,7 @@ def undo(game_id: int, number: int) -> Response:
     if request.method == "GET":
         return render("hands/undo.html", "hands/_undo.html", view=view, hand=hand)
     try:
-        hands.undo_last_hand(db.session, game_id, number)
+        view = hands.undo_last_hand(db.session, game_id, number)
     except Conflict as conflict:
         return render(
             "hands/undo.html",
@@ -84,7 +84,6 @@ def undo(game_id: int, number: int) -> Response:
         )
     if wants_fragment() and request.headers.get("HX-Target") == "game":
         # The Undo of the "Hand N saved" note: the game goes back in place, the view stays.
-        view = games.load_game(db.session, game_id)
         return _game(view, HandForm.for_game(view, formdata=None), 200)
     return see_other(url_for("games.show", game_id=game_id))
 

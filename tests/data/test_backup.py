@@ -563,6 +563,7 @@ LEFT_OUT: dict[str, str] = {
     "users": "server accounts, not score data: a restore goes into a server whose owner already"
     " exists or is added after",
     "api_tokens": "secrets of the server's accounts (see users), never to be copied around",
+    "scorer_links": "secrets handed out for one night's tables; a restored server makes new ones",
 }
 
 

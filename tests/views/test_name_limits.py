@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-from factories import make_game
 from document import parse
+from factories import make_game
 
 from scorer.extensions import db
 from scorer.limits import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 import segno
 from conftest import make_app
+from document import parse
 from factories import hand_form
 from flask import Flask
-from document import parse
 
 from scorer import create_app
 from scorer.access import add_user

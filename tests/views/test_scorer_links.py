@@ -7,10 +7,10 @@ import re
 import pytest
 import segno
 import sqlalchemy as sa
+from document import parse
 from factories import hand_form
 from flask import Flask
 from flask.testing import FlaskClient
-from document import parse
 
 from scorer.access import add_user
 from scorer.extensions import db, limiter

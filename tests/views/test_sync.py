@@ -6,8 +6,8 @@ import json
 
 import pytest
 from conftest import make_app
-from factories import hand_form
 from document import parse
+from factories import hand_form
 
 from scorer.access import add_user
 from scorer.extensions import db
