@@ -324,3 +324,40 @@ def test_picking_from_the_roster_empties_the_filter_so_it_is_not_seated_too(clie
     page = parse(client.post(URL, data=setup_data(["Bob"], "pick:Ann", new_name="an")))
     assert seats(page) == ["Bob", "Ann"]
     assert page.value("new_name") == ""
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize("verb", ["up", "remove", "dealer"])
+@pytest.mark.parametrize("argument", [HUGE, "2", "²", "-1", "1.0"])
+def test_a_tap_on_a_seat_that_is_not_there_is_refused_and_changes_nothing(
+    client, verb, argument, nothing_saved
+):
+    data = setup_data(["Ann", "Bob"], f"{verb}:{argument}", dealer=1)
+    response = client.post(URL, data=data)
+    assert response.status_code == 422
+    page = parse(response)
+    assert "No player sits there." in page.find(class_="form-error").text
+    assert seats(page) == ["Ann", "Bob"]
+    assert page.value("first_dealer") == "1"
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [(HUGE, "at most"), ("0", "above 0"), ("²", "above 0"), ("", "above 0")],
+)
+def test_a_target_tap_out_of_bounds_is_refused_next_to_the_target(
+    client, argument, message, nothing_saved
+):
+    response = client.post(URL, data=setup_data(["Ann", "Bob"], f"target:{argument}", target=300))
+    assert response.status_code == 422
+    page = parse(response)
+    assert message in error_for(page, "target")
+    assert seats(page) == ["Ann", "Bob"]
+
+
+def test_a_typed_target_of_thousands_of_digits_is_refused(client, nothing_saved):
+    response = client.post(URL, data=setup_data(["Ann", "Bob"], target=HUGE))
+    assert response.status_code == 422
+    assert error_for(parse(response), "target")
