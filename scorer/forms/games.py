@@ -153,10 +153,11 @@ class SetupForm(FlaskForm):
             else:
                 return False
         elif verb in ("up", "remove", "dealer"):
-            index = _small_number(argument)
-            if index is None or not 0 <= index < len(names):
+            seat = _small_number(argument)
+            if seat is None or not 0 <= seat < len(names):
                 self.form_errors.append(NO_SUCH_SEAT)
                 return False
+            index = seat
             if verb == "up" and index > 0:
                 names[index - 1], names[index] = names[index], names[index - 1]
                 dealer = {index: index - 1, index - 1: index}.get(dealer, dealer)
