@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 
 from .scoring import MAX_TARGET
 
@@ -17,6 +18,15 @@ NAME_MAX_LENGTH = 40
 TEAM_NAME_MAX_LENGTH = 60
 # The largest whole number an integer column holds on every database we support (ids, targets).
 ID_MAX = 2**31 - 1
+# A deck as a game may be set up: RULES.md's classic or retail deck, or a few shuffled together,
+# with blanks worth what the table agrees. Bounds keep every count a deck allows in an integer.
+DECK_COPIES_MAX = 10
+BLANKS_MAX = 20
+BLANK_VALUE_MAX = 1000
+# Moments a backup may hold (UTC): a score keeper has nothing from before 1970, and a moment
+# near year 1 or 9999 overflows as soon as anything adds a time zone or a day to it.
+EARLIEST_MOMENT = datetime(1970, 1, 1)
+LATEST_MOMENT = datetime(9999, 1, 1)
 PASSWORD_MAX_LENGTH = 1024
 PASSWORD_MIN_LENGTH = 8
 

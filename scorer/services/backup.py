@@ -92,7 +92,12 @@ def loads(raw: bytes) -> object:
     try:
         # utf-8-sig: an editor on Windows may have saved the file with a byte order mark.
         return json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except RecursionError:
+        raise BackupError(
+            "This file is not a JSON backup (its lists or objects are nested too deeply)."
+        ) from None
+    except ValueError as error:
+        # Not UTF-8, not JSON, or a number of thousands of digits (past Python's int limit).
         raise BackupError(f"This file is not a JSON backup ({error}).") from error
 
 

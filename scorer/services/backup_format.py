@@ -30,7 +30,20 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .. import scoring
-from ..limits import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME, NameRule, clean_name, is_id
+from ..limits import (
+    BLANK_VALUE_MAX,
+    BLANKS_MAX,
+    DECK_COPIES_MAX,
+    EARLIEST_MOMENT,
+    ID_MAX,
+    LATEST_MOMENT,
+    LEAGUE_NAME,
+    PLAYER_NAME,
+    TEAM_NAME,
+    NameRule,
+    clean_name,
+    is_id,
+)
 from .hands import LAST_CARDS
 from .leagues import FORMATS
 
@@ -88,8 +101,17 @@ def _moment(value: Any) -> datetime:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise _problem("moment", f"{value!r} is not an ISO 8601 date and time") from None
-    # Stored as UTC without a zone; a time given with another offset is converted.
-    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+    try:
+        # Stored as UTC without a zone; a time given with another offset is converted.
+        moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+    except OverflowError:
+        moment = datetime.min  # past year 1 or 9999 once in UTC: out of bounds below
+    if not EARLIEST_MOMENT <= moment < LATEST_MOMENT:
+        raise _problem(
+            "moment",
+            f"must be from {EARLIEST_MOMENT.year} to {LATEST_MOMENT.year - 1}, found {value!r}",
+        )
+    return moment
 
 
 def _timestamp(moment: datetime) -> str:
@@ -111,13 +133,21 @@ Moment = Annotated[
     PlainSerializer(_timestamp),
     WithJsonSchema({"type": "string", "format": "date-time"}),
 ]
-Whole = Annotated[int, _expect("a whole number", _is_int), Field(ge=0)]
-Positive = Annotated[int, _expect("a whole number", _is_int), Field(ge=1)]
+# Every number is bounded by what an integer column holds (ID_MAX) or by the rules' own bounds.
+Whole = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=ID_MAX)]
+Positive = Annotated[int, _expect("a whole number", _is_int), Field(ge=1, le=ID_MAX)]
+Target = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=scoring.MAX_TARGET)]
+LeagueTarget = Annotated[
+    int, _expect("a whole number", _is_int), Field(ge=1, le=scoring.MAX_TARGET)
+]
+DeckCopies = Annotated[int, _expect("a whole number", _is_int), Field(ge=1, le=DECK_COPIES_MAX)]
+Blanks = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=BLANKS_MAX)]
+BlankValue = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=BLANK_VALUE_MAX)]
 RowId = Annotated[int, _expect("a whole number above 0", is_id)]
 Seat = Annotated[int, _expect("a seat", _is_int)]
 Side = Annotated[int, _expect("a side", _is_int)]
 HandNumber = Annotated[int, _expect("a hand number", _is_int)]
-Points = Annotated[int, _expect("a whole number or null", _is_int)]
+Points = Annotated[int, _expect("a whole number or null", _is_int), Field(le=ID_MAX)]
 PlayerRef = Annotated[int, _expect("a player id", _is_int)]
 TeamRef = Annotated[int, _expect("a team id", _is_int)]
 GameRef = Annotated[int, _expect("a game id or null", _is_int)]
@@ -181,11 +211,11 @@ class TeamEntry(Entry):
 class GameEntry(Entry):
     id: RowId
     mode: Mode
-    target: Whole
+    target: Target
     first_dealer: Whole
-    deck_copies: Positive
-    blanks: Whole
-    blank_value: Whole
+    deck_copies: DeckCopies
+    blanks: Blanks
+    blank_value: BlankValue
     created_at: Moment
     updated_at: Moment
     finished_at: Moment | None
@@ -223,7 +253,7 @@ class LeagueEntry(Entry):
     name: Annotated[Text, _named(LEAGUE_NAME)]
     format: LeagueFormat
     mode: Mode
-    target: Positive
+    target: LeagueTarget
     created_at: Moment
     teams: Listed[LeagueTeamEntry]
     seasons: Listed[SeasonEntry]
@@ -263,6 +293,8 @@ def _message(detail: ErrorDetails) -> str:
         return f"{where}: expected an object."
     if detail["type"] == "greater_than_equal":
         return f"{where}: must be at least {detail.get('ctx', {})['ge']}."
+    if detail["type"] == "less_than_equal":
+        return f"{where}: must be at most {detail.get('ctx', {})['le']}."
     message = detail["msg"]
     return f"{where}: {message}" + ("" if message.endswith(".") else ".")
 
