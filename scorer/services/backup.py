@@ -49,7 +49,7 @@ from . import backup_format as form
 from . import players, results
 from .backup_format import FORMAT, VERSION
 from .errors import ServiceError
-from .snapshots import hand_of, rules_of
+from .snapshots import forget_all, hand_of, rules_of
 
 CSV_COLUMNS = ("game", "mode", "hand", "went_out", "player", "points", "cards")
 # A spreadsheet takes a cell starting with one of these for a formula; a name is never one.
@@ -160,6 +160,9 @@ def import_all(session: Session, data: object) -> dict[str, int]:
         raise BackupError(
             "Someone used the app while the backup was being restored; nothing was restored."
         ) from error
+    # Only once committed: a restore rolled back leaves the database, and so its replays, as
+    # they were.
+    forget_all(session)
     return tally(data)  # type: ignore[arg-type]
 
 

@@ -266,6 +266,14 @@ def _replays_of(session: Session) -> _Replays:
         return replays
 
 
+def forget_all(session: Session) -> None:
+    """Drop every replay kept for this session's database: a restore may have brought back a game
+    with the same id, creation time and version as one kept, but other hands."""
+    replays = _replays_of(session)
+    with replays.lock:
+        replays.entries.clear()
+
+
 def kept_replay(session: Session, game: Game, version: int) -> Replay | None:
     replays = _replays_of(session)
     with replays.lock:
