@@ -16,6 +16,7 @@ from markup import error_for, parse
 from scorer import scoring
 from scorer.cli import main
 from scorer.extensions import db
+from scorer.limits import BLANKS_MAX, DECK_COPIES_MAX
 from scorer.models import Game, GameResult, Player
 from scorer.services import backup, games, hands, leagues, players, roster, standings
 from scorer.services.backup import BackupError
@@ -998,3 +999,44 @@ def test_a_restore_into_a_running_server_shows_the_restored_scores(app, client):
     response = client.post("/backup/import", data={"file": (body, "backup.json")})
     assert response.status_code == 303
     assert scores() == ["score 77", "score 0"]
+
+
+def every_card(copies: int, blanks: int) -> list[str]:
+    """Every card of `copies` decks with `blanks` blanks each, the longest tokens for each kind."""
+    per_copy = ["0"] * 4 + [str(d) for d in range(1, 10) for _ in range(8)]
+    per_copy += ["reverse"] * 8 + ["draw2"] * 8 + ["skip"] * 8 + ["wild4"] * 4 + ["wild"] * 4
+    return (per_copy + ["blank"] * blanks) * copies
+
+
+def one_hand_of(cards: list[str], copies: int, blanks: int) -> dict:
+    def change(data: dict) -> None:
+        data["games"][1].update(deck_copies=copies, blanks=blanks, target=100_000)
+        data["games"][1]["hands"] = [
+            dict(first_hand(data), counts=[{"seat": 1, "cards": cards, "points": None}])
+        ]
+
+    return broken(change)
+
+
+def test_a_hand_of_every_card_of_the_largest_deck_is_restored(session):
+    cards = every_card(DECK_COPIES_MAX, BLANKS_MAX)
+    backup.import_all(session, one_hand_of(cards, DECK_COPIES_MAX, BLANKS_MAX))
+    assert games.load_game(session, 5).hands[0].counts[1].cards == tuple(cards)
+
+
+@pytest.mark.parametrize(
+    ("copies", "blanks", "cards", "message"),
+    [
+        (DECK_COPIES_MAX + 1, 4, ["1"], r"games\[1\]\.deck_copies: must be at most"),
+        (1, BLANKS_MAX + 1, ["1"], r"games\[1\]\.blanks: must be at most"),
+        (1, 4, ["x" * 2000], r"games\[1\] \(game 5\): hand 1: Not a card"),
+        (1, 4, every_card(2, 4), r"games\[1\].*counted, but the deck has only"),
+    ],
+)
+def test_a_deck_or_cards_past_the_bounds_are_refused_saying_where(
+    session, copies, blanks, cards, message
+):
+    with pytest.raises(BackupError, match=message):
+        backup.import_all(session, one_hand_of(cards, copies, blanks))
+    session.rollback()
+    assert set(row_counts(session).values()) == {0}
