@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime
 
 from .scoring import MAX_TARGET
 
@@ -24,10 +23,10 @@ ID_MAX = 2**31 - 1
 DECK_COPIES_MAX = 2
 BLANKS_MAX = 10
 BLANK_VALUE_MAX = 1000
-# Moments a backup may hold (UTC): a score keeper has nothing from before 1970, and a moment
-# near year 1 or 9999 overflows as soon as anything adds a time zone or a day to it.
-EARLIEST_MOMENT = datetime(1970, 1, 1)
-LATEST_MOMENT = datetime(9999, 1, 1)
+# The years of the moments a backup may hold (UTC): a score keeper has nothing from before 1970,
+# and a moment near year 1 or 9999 overflows as soon as anything adds a time zone or a day to it.
+FIRST_YEAR = 1970
+LAST_YEAR = 9998
 PASSWORD_MAX_LENGTH = 1024
 PASSWORD_MIN_LENGTH = 8
 

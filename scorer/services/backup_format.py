@@ -34,9 +34,9 @@ from ..limits import (
     BLANK_VALUE_MAX,
     BLANKS_MAX,
     DECK_COPIES_MAX,
-    EARLIEST_MOMENT,
+    FIRST_YEAR,
     ID_MAX,
-    LATEST_MOMENT,
+    LAST_YEAR,
     LEAGUE_NAME,
     PLAYER_NAME,
     TEAM_NAME,
@@ -106,11 +106,8 @@ def _moment(value: Any) -> datetime:
         moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
     except OverflowError:
         moment = datetime.min  # past year 1 or 9999 once in UTC: out of bounds below
-    if not EARLIEST_MOMENT <= moment < LATEST_MOMENT:
-        raise _problem(
-            "moment",
-            f"must be from {EARLIEST_MOMENT.year} to {LATEST_MOMENT.year - 1}, found {value!r}",
-        )
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+        raise _problem("moment", f"must be from {FIRST_YEAR} to {LAST_YEAR}, found {value!r}")
     return moment
 
 
