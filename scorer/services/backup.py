@@ -312,7 +312,8 @@ def _parse(data: object) -> form.Backup:
     if version != VERSION:
         newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
         raise BackupError(
-            f"This backup is version {version!r}; this scorer reads version {VERSION} only."
+            f"This backup is version {form.quoted(version)};"
+            f" this scorer reads version {VERSION} only."
             + (" It was made by a newer scorer." if newer else "")
         )
     try:

@@ -51,13 +51,23 @@ FORMAT = "uno-scorer"
 VERSION = 1
 
 
+# How much of a value a refusal quotes: enough to find it in the file, not a whole page of it.
+QUOTED_MAX = 40
+
+
+def quoted(value: Any) -> str:
+    """`value` as the file has it, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= QUOTED_MAX else text[: QUOTED_MAX - 1] + "…"
+
+
 def _expect(what: str, valid: Callable[[Any], bool]) -> BeforeValidator:
     """Refuse a value that is not `what`, saying what was found instead."""
 
     def check(value: Any) -> Any:
         if not valid(value):
             raise PydanticCustomError(
-                "expected", "expected {what}, found {found}", {"what": what, "found": repr(value)}
+                "expected", "expected {what}, found {found}", {"what": what, "found": quoted(value)}
             )
         return value
 
@@ -96,18 +106,18 @@ def _moment(value: Any) -> datetime:
     if isinstance(value, datetime):
         return value
     if not isinstance(value, str):
-        raise _problem("moment", f"expected an ISO 8601 date and time, found {value!r}")
+        raise _problem("moment", f"expected an ISO 8601 date and time, found {quoted(value)}")
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise _problem("moment", f"{value!r} is not an ISO 8601 date and time") from None
+        raise _problem("moment", f"{quoted(value)} is not an ISO 8601 date and time") from None
     try:
         # Stored as UTC without a zone; a time given with another offset is converted.
         moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
     except OverflowError:
         moment = datetime.min  # past year 1 or 9999 once in UTC: out of bounds below
     if not FIRST_YEAR <= moment.year <= LAST_YEAR:
-        raise _problem("moment", f"must be from {FIRST_YEAR} to {LAST_YEAR}, found {value!r}")
+        raise _problem("moment", f"must be from {FIRST_YEAR} to {LAST_YEAR}, found {quoted(value)}")
     return moment
 
 

@@ -1040,3 +1040,18 @@ def test_a_deck_or_cards_past_the_bounds_are_refused_saying_where(
         backup.import_all(session, one_hand_of(cards, copies, blanks))
     session.rollback()
     assert set(row_counts(session).values()) == {0}
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["games"][0].update(mode="x" * 100_000), r"games\[0\]\.mode: expected "),
+        (lambda d: d["players"][0].update(id=[0] * 100_000), r"players\[0\]\.id: expected "),
+        (lambda d: d["players"][0].update(created_at="9" * 100_000), r"players\[0\]\.created_at"),
+    ],
+)
+def test_a_refusal_quotes_a_huge_value_only_in_part(session, change, message):
+    with pytest.raises(BackupError, match=message) as refused:
+        backup.import_all(session, broken(change))
+    assert len(refused.value.message) < 200
