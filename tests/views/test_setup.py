@@ -361,3 +361,22 @@ def test_a_typed_target_of_thousands_of_digits_is_refused(client, nothing_saved)
     response = client.post(URL, data=setup_data(["Ann", "Bob"], target=HUGE))
     assert response.status_code == 422
     assert error_for(parse(response), "target")
+
+
+@pytest.mark.parametrize("index", [HUGE, "²", "1" * 5])
+def test_a_seat_field_with_an_index_no_form_makes_is_ignored(client, index, nothing_saved):
+    data = setup_data(["Ann", "Bob"], "add", new_name="Cat")
+    data[f"players-{index}"] = "Zed"
+    response = client.post(URL, data=data)
+    assert response.status_code == 200
+    assert seats(parse(response)) == ["Ann", "Bob", "Cat"]
+
+
+def test_a_team_name_field_with_an_index_no_form_makes_is_ignored(client, app):
+    data = setup_data(["Ann", "Bob", "Cat", "Dan"], mode="partners")
+    data.update({f"teams-{HUGE}": "Zeds", "teams-²": "Twos", "teams-0": "Reds"})
+    response = client.post(URL, data=data)
+    assert response.status_code == 303
+    with app.app_context():
+        game = games.load_game(db.session, 1)
+        assert [team.name for team in game.game.teams] == ["Reds"]
