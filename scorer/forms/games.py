@@ -7,12 +7,10 @@ posts it and gets it back changed, so setup works the same with htmx and as plai
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
+from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
 from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH, target_problem
@@ -27,7 +25,7 @@ from ..scoring import (
     setup_problems,
 )
 from ..services import players as roster
-from .fields import WholeNumberField, add_error, attach
+from .fields import IndexedList, WholeNumberField, add_error, attach
 
 TARGET_PRESETS = (200, 300, 500)
 MODE_LABELS = {
@@ -56,24 +54,6 @@ class PartnersTeam:
     name: StringField
 
 
-class SeatList(FieldList):
-    """A FieldList of seats or teams that takes only indices as short as a seat's (two digits).
-
-    WTForms reads any digits after the prefix as an index: "players-²" and "players-" with
-    thousands of digits made int() fail with a 500. Such a field is ignored, like any field the
-    form does not have; an eleventh seat is still read, so it is refused as one too many."""
-
-    def _extract_indices(self, prefix: str, formdata: Any) -> Iterator[int]:
-        offset = len(prefix) + 1
-        # WTForms' own separator, which types-WTForms does not declare.
-        separator = getattr(self, "_field_separator", "-")
-        for key in formdata:
-            if key.startswith(prefix):
-                index = key[offset:].split(separator, 1)[0]
-                if index.isascii() and index.isdigit() and len(index) <= len(str(MAX_PLAYERS)):
-                    yield int(index)
-
-
 class SetupForm(FlaskForm):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
@@ -87,9 +67,11 @@ class SetupForm(FlaskForm):
             AnyOf([mode.value for mode in Mode], "Choose Standard, Partners or Challenge.")
         ],
     )
-    players = SeatList(HiddenField(), label="Players")
+    players = IndexedList(HiddenField(), label="Players")
     new_name = StringField("Add a player", render_kw={"maxlength": NAME_MAX_LENGTH})
-    teams = SeatList(StringField(render_kw={"maxlength": TEAM_NAME_MAX_LENGTH}), label="Team names")
+    teams = IndexedList(
+        StringField(render_kw={"maxlength": TEAM_NAME_MAX_LENGTH}), label="Team names"
+    )
     first_dealer = HiddenField(default="0")
     target = WholeNumberField(
         "Play to",
