@@ -285,6 +285,10 @@ def _load_user(user_id: str) -> User | None:
 
 
 def _guard_writes() -> BaseResponse | tuple[str, int] | None:
+    if request.routing_exception is not None:
+        # No such address, or not with this method: nothing to write, so no sign-in to ask for.
+        # Its 404 or 405 answers (in JSON under /api/, see api.errors.routing_error).
+        return None
     writes = request.method in WRITE_METHODS or request.endpoint in WRITE_PAGES
     if not writes or request.endpoint in OPEN_ENDPOINTS:
         return None

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import Any
 
-from wtforms import Field, Form, IntegerField
+from wtforms import Field, FieldList, Form, IntegerField
 from wtforms.form import BaseForm
 from wtforms.validators import StopValidation
 
@@ -34,6 +35,24 @@ class WholeNumberField(IntegerField):
         # only add a second, wrong message ("cannot be negative" for "abc").
         if self.process_errors:
             raise StopValidation()
+
+
+class IndexedList(FieldList):
+    """A FieldList that takes only indices as short as a form makes (two digits: ten seats).
+
+    WTForms reads any digits after the prefix as an index: "players-²" and "players-" with
+    thousands of digits made int() fail with a 500. Such a field is ignored, like any field the
+    form does not have; an eleventh seat is still read, so it is refused as one too many."""
+
+    def _extract_indices(self, prefix: str, formdata: Any) -> Iterator[int]:
+        offset = len(prefix) + 1
+        # WTForms' own separator, which types-WTForms does not declare.
+        separator = getattr(self, "_field_separator", "-")
+        for key in formdata:
+            if key.startswith(prefix):
+                index = key[offset:].split(separator, 1)[0]
+                if index.isascii() and index.isdigit() and len(index) <= 2:
+                    yield int(index)
 
 
 def add_error(field: Field, message: str) -> None:

@@ -10,13 +10,22 @@ import string
 from dataclasses import dataclass
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
+from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange
 
-from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH
-from ..scoring import DEFAULT_TARGET, MAX_PLAYERS, MIN_PLAYERS, Mode, Problem, Rules, setup_problems
+from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH, target_problem
+from ..scoring import (
+    DEFAULT_TARGET,
+    MAX_PLAYERS,
+    MAX_TARGET,
+    MIN_PLAYERS,
+    Mode,
+    Problem,
+    Rules,
+    setup_problems,
+)
 from ..services import players as roster
-from .fields import WholeNumberField, add_error, attach
+from .fields import IndexedList, WholeNumberField, add_error, attach
 
 TARGET_PRESETS = (200, 300, 500)
 MODE_LABELS = {
@@ -29,6 +38,8 @@ MODE_HINTS = {
     Mode.PARTNERS: "Partners sit opposite and score together. First team to the target wins.",
     Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
 }
+# A seat tap (up, remove, dealer) that names no seat: only a forged or stale post sends one.
+NO_SUCH_SEAT = "No player sits there. Nothing was changed."
 # Partners teams are shown as Team A, Team B… in the order of their sides.
 TEAM_LETTERS = string.ascii_uppercase
 
@@ -56,9 +67,9 @@ class SetupForm(FlaskForm):
             AnyOf([mode.value for mode in Mode], "Choose Standard, Partners or Challenge.")
         ],
     )
-    players = FieldList(HiddenField(), label="Players")
+    players = IndexedList(HiddenField(), label="Players")
     new_name = StringField("Add a player", render_kw={"maxlength": NAME_MAX_LENGTH})
-    teams = FieldList(
+    teams = IndexedList(
         StringField(render_kw={"maxlength": TEAM_NAME_MAX_LENGTH}), label="Team names"
     )
     first_dealer = HiddenField(default="0")
@@ -141,10 +152,12 @@ class SetupForm(FlaskForm):
                 names.append(roster.clean_name(argument))
             else:
                 return False
-        elif verb in ("up", "remove", "dealer") and argument.isdigit():
-            index = int(argument)
-            if not 0 <= index < len(names):
-                return True
+        elif verb in ("up", "remove", "dealer"):
+            seat = _small_number(argument)
+            if seat is None or not 0 <= seat < len(names):
+                self.form_errors.append(NO_SUCH_SEAT)
+                return False
+            index = seat
             if verb == "up" and index > 0:
                 names[index - 1], names[index] = names[index], names[index - 1]
                 dealer = {index: index - 1, index - 1: index}.get(dealer, dealer)
@@ -153,8 +166,15 @@ class SetupForm(FlaskForm):
                 dealer = _after_removal(dealer, index)
             elif verb == "dealer":
                 dealer = index
-        elif verb == "target" and argument.isdigit():
-            self.target.data = int(argument)
+        elif verb == "target":
+            target = _small_number(argument)
+            problem = target_problem(target)
+            if target is None and argument.isascii() and argument.isdigit():
+                problem = target_problem(MAX_TARGET + 1)
+            if problem:
+                add_error(self.target, problem)
+                return False
+            self.target.data = target
             self.target.raw_data = [argument]
             self.target.errors = []
         self._set(names, dealer)
@@ -189,6 +209,15 @@ class SetupForm(FlaskForm):
         for name in names:
             self.players.append_entry(name)
         self.first_dealer.data = str(dealer if 0 <= dealer < len(names) else 0)
+
+
+def _small_number(text: str) -> int | None:
+    """`text` as a whole number if it is plain ASCII digits no longer than any seat or target
+    needs, else None: int() alone takes "²" as a digit it then refuses, and thousands of digits
+    past Python's limit."""
+    if not text.isascii() or not text.isdigit() or len(text) > len(str(MAX_TARGET)):
+        return None
+    return int(text)
 
 
 def _after_removal(dealer: int, removed: int) -> int:

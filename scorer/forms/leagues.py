@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import FieldList, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
+from wtforms import RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import InputRequired, NumberRange
 
 from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TARGET_TOO_HIGH, TEAM_NAME_MAX_LENGTH
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
-from .fields import WholeNumberField, attach
+from .fields import IndexedList, WholeNumberField, attach
 
 
 class LeagueForm(FlaskForm):
@@ -70,7 +70,7 @@ class SeasonForm(FlaskForm):
 
 
 class RotationForm(FlaskForm):
-    players = FieldList(
+    players = IndexedList(
         StringField(render_kw={"maxlength": NAME_MAX_LENGTH}),
         min_entries=8,
         max_entries=8,

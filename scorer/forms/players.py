@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
-from wtforms.validators import InputRequired
+from wtforms.validators import InputRequired, ValidationError
 
-from ..limits import NAME_MAX_LENGTH
+from ..limits import ID_MAX, NAME_MAX_LENGTH
 from ..models import Player
 from ..scoring import Problem
 from .fields import attach
@@ -23,10 +23,20 @@ class RenameForm(FlaskForm):
         attach(self, problems, {"name": self.name})
 
 
+def _entry_id(value: object) -> int:
+    """A posted choice as a player id; anything else is the placeholder, 0, which no player has."""
+    if isinstance(value, int):
+        return value
+    text = str(value)
+    if not text.isascii() or not text.isdigit() or len(text) > len(str(ID_MAX)):
+        return 0
+    return int(text)
+
+
 class MergeForm(FlaskForm):
     other = SelectField(
         "The same person, entered as",
-        coerce=int,
+        coerce=_entry_id,
         validators=[InputRequired("Choose the other entry.")],
         validate_choice=False,
     )
@@ -43,7 +53,7 @@ class MergeForm(FlaskForm):
 
     def validate_other(self, field: SelectField) -> None:
         if field.data not in self.candidates:
-            raise ValueError("Choose the other entry.")
+            raise ValidationError("Choose the other entry.")
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"other": self.other})

@@ -49,7 +49,9 @@ class StandingsForm(Form):
     @property
     def league_id(self) -> int | None:
         value = self.league.data or ""
-        return int(value) if value.isdigit() and is_id(int(value)) else None
+        # isascii: "²" is a digit to isdigit, not to int(); ten digits: a longer id is none.
+        plain = value.isascii() and value.isdigit() and len(value) <= 10
+        return int(value) if plain and is_id(int(value)) else None
 
     def link_args(self, **changes) -> dict:
         """The address arguments of this page, with `changes`: for sort links and filters."""

@@ -50,7 +50,7 @@ from . import backup_format as form
 from . import players, results
 from .backup_format import FORMAT, VERSION
 from .errors import ServiceError
-from .snapshots import hand_of, rules_of
+from .snapshots import forget_all, hand_of, rules_of
 
 CSV_COLUMNS = ("game", "mode", "hand", "went_out", "player", "points", "cards")
 # A spreadsheet takes a cell starting with one of these for a formula; a name is never one.
@@ -93,7 +93,12 @@ def loads(raw: bytes) -> object:
     try:
         # utf-8-sig: an editor on Windows may have saved the file with a byte order mark.
         return json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except RecursionError:
+        raise BackupError(
+            "This file is not a JSON backup (its lists or objects are nested too deeply)."
+        ) from None
+    except ValueError as error:
+        # Not UTF-8, not JSON, or a number of thousands of digits (past Python's int limit).
         raise BackupError(f"This file is not a JSON backup ({error}).") from error
 
 
@@ -156,6 +161,9 @@ def import_all(session: DbSession, data: object) -> dict[str, int]:
         raise BackupError(
             "Someone used the app while the backup was being restored; nothing was restored."
         ) from error
+    # Only once committed: a restore rolled back leaves the database, and so its replays, as
+    # they were.
+    forget_all(session)
     return tally(data)  # type: ignore[arg-type]
 
 
@@ -305,7 +313,8 @@ def _parse(data: object) -> form.Backup:
     if version != VERSION:
         newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
         raise BackupError(
-            f"This backup is version {version!r}; this scorer reads version {VERSION} only."
+            f"This backup is version {form.quoted(version)};"
+            f" this scorer reads version {VERSION} only."
             + (" It was made by a newer scorer." if newer else "")
         )
     try:

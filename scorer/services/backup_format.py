@@ -30,12 +30,35 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .. import scoring
-from ..limits import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME, NameRule, clean_name, is_id
+from ..limits import (
+    BLANK_VALUE_MAX,
+    BLANKS_MAX,
+    DECK_COPIES_MAX,
+    FIRST_YEAR,
+    ID_MAX,
+    LAST_YEAR,
+    LEAGUE_NAME,
+    PLAYER_NAME,
+    TEAM_NAME,
+    NameRule,
+    clean_name,
+    is_id,
+)
 from .hands import LAST_CARDS
 from .leagues import FORMATS
 
 FORMAT = "uno-scorer"
 VERSION = 1
+
+
+# How much of a value a refusal quotes: enough to find it in the file, not a whole page of it.
+QUOTED_MAX = 40
+
+
+def quoted(value: Any) -> str:
+    """`value` as the file has it, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= QUOTED_MAX else text[: QUOTED_MAX - 1] + "…"
 
 
 def _expect(what: str, valid: Callable[[Any], bool]) -> BeforeValidator:
@@ -44,7 +67,7 @@ def _expect(what: str, valid: Callable[[Any], bool]) -> BeforeValidator:
     def check(value: Any) -> Any:
         if not valid(value):
             raise PydanticCustomError(
-                "expected", "expected {what}, found {found}", {"what": what, "found": repr(value)}
+                "expected", "expected {what}, found {found}", {"what": what, "found": quoted(value)}
             )
         return value
 
@@ -83,13 +106,19 @@ def _moment(value: Any) -> datetime:
     if isinstance(value, datetime):
         return value
     if not isinstance(value, str):
-        raise _problem("moment", f"expected an ISO 8601 date and time, found {value!r}")
+        raise _problem("moment", f"expected an ISO 8601 date and time, found {quoted(value)}")
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise _problem("moment", f"{value!r} is not an ISO 8601 date and time") from None
-    # Stored as UTC without a zone; a time given with another offset is converted.
-    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+        raise _problem("moment", f"{quoted(value)} is not an ISO 8601 date and time") from None
+    try:
+        # Stored as UTC without a zone; a time given with another offset is converted.
+        moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+    except OverflowError:
+        moment = datetime.min  # past year 1 or 9999 once in UTC: out of bounds below
+    if not FIRST_YEAR <= moment.year <= LAST_YEAR:
+        raise _problem("moment", f"must be from {FIRST_YEAR} to {LAST_YEAR}, found {quoted(value)}")
+    return moment
 
 
 def _timestamp(moment: datetime) -> str:
@@ -111,13 +140,21 @@ Moment = Annotated[
     PlainSerializer(_timestamp),
     WithJsonSchema({"type": "string", "format": "date-time"}),
 ]
-Whole = Annotated[int, _expect("a whole number", _is_int), Field(ge=0)]
-Positive = Annotated[int, _expect("a whole number", _is_int), Field(ge=1)]
+# Every number is bounded by what an integer column holds (ID_MAX) or by the rules' own bounds.
+Whole = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=ID_MAX)]
+Positive = Annotated[int, _expect("a whole number", _is_int), Field(ge=1, le=ID_MAX)]
+Target = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=scoring.MAX_TARGET)]
+LeagueTarget = Annotated[
+    int, _expect("a whole number", _is_int), Field(ge=1, le=scoring.MAX_TARGET)
+]
+DeckCopies = Annotated[int, _expect("a whole number", _is_int), Field(ge=1, le=DECK_COPIES_MAX)]
+Blanks = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=BLANKS_MAX)]
+BlankValue = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=BLANK_VALUE_MAX)]
 RowId = Annotated[int, _expect("a whole number above 0", is_id)]
 Seat = Annotated[int, _expect("a seat", _is_int)]
 Side = Annotated[int, _expect("a side", _is_int)]
 HandNumber = Annotated[int, _expect("a hand number", _is_int)]
-Points = Annotated[int, _expect("a whole number or null", _is_int)]
+Points = Annotated[int, _expect("a whole number or null", _is_int), Field(le=ID_MAX)]
 PlayerRef = Annotated[int, _expect("a player id", _is_int)]
 TeamRef = Annotated[int, _expect("a team id", _is_int)]
 GameRef = Annotated[int, _expect("a game id or null", _is_int)]
@@ -181,11 +218,11 @@ class TeamEntry(Entry):
 class GameEntry(Entry):
     id: RowId
     mode: Mode
-    target: Whole
+    target: Target
     first_dealer: Whole
-    deck_copies: Positive
-    blanks: Whole
-    blank_value: Whole
+    deck_copies: DeckCopies
+    blanks: Blanks
+    blank_value: BlankValue
     created_at: Moment
     updated_at: Moment
     finished_at: Moment | None
@@ -223,7 +260,7 @@ class LeagueEntry(Entry):
     name: Annotated[Text, _named(LEAGUE_NAME)]
     format: LeagueFormat
     mode: Mode
-    target: Positive
+    target: LeagueTarget
     created_at: Moment
     teams: Listed[LeagueTeamEntry]
     seasons: Listed[SeasonEntry]
@@ -263,6 +300,8 @@ def _message(detail: ErrorDetails) -> str:
         return f"{where}: expected an object."
     if detail["type"] == "greater_than_equal":
         return f"{where}: must be at least {detail.get('ctx', {})['ge']}."
+    if detail["type"] == "less_than_equal":
+        return f"{where}: must be at most {detail.get('ctx', {})['le']}."
     message = detail["msg"]
     return f"{where}: {message}" + ("" if message.endswith(".") else ".")
 

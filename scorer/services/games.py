@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from .. import scoring
 from ..database import DbSession
@@ -75,17 +74,9 @@ def create_game(
     `team_names` name the partners teams in order (seat i with seat i + n/2); blank ones keep the
     players' names.
     """
-    for attempt in range(2):
-        try:
-            with in_transaction(session):
-                return add_game(
-                    session, mode, names, target, first_dealer, rematch_of_id, team_names
-                )
-        except IntegrityError:
-            # Someone added one of these names to the roster at the same moment; use theirs.
-            if attempt:
-                raise
-    raise AssertionError("unreachable")
+    # A name another game adds at the same moment is shared, not a conflict: see find_or_add.
+    with in_transaction(session):
+        return add_game(session, mode, names, target, first_dealer, rematch_of_id, team_names)
 
 
 def add_game(

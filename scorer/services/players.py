@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import case, func, select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ..database import DbSession
 from ..limits import ID_MAX, PLAYER_NAME, clean_name
@@ -117,16 +118,43 @@ def load_player(session: DbSession, player_id: int) -> Player:
 
 
 def find_or_add(session: DbSession, names: Sequence[str]) -> list[Player]:
-    """The roster entries for `names`, in order, adding those not on the roster yet."""
+    """The roster entries for `names`, in order, adding those not on the roster yet.
+
+    Two games started at once may both add a name: each insert skips a name already there
+    (ON CONFLICT DO NOTHING, after waiting for the other transaction on PostgreSQL), then both
+    read the one entry stored, so neither fails and the name is stored once.
+    """
     keys = [name_key(name) for name in names]
-    known = {
-        player.name_key: player
-        for player in session.scalars(select(Player).where(Player.name_key.in_(keys)))
-    }
-    players = []
-    for name, key in zip(names, keys, strict=True):
-        if key not in known:
-            known[key] = Player(name=clean_name(name), name_key=key)
-            session.add(known[key])
-        players.append(known[key])
-    return players
+    known = _by_key(session, keys)
+    missing = {key: clean_name(name) for name, key in zip(names, keys, strict=True)}
+    for key in known:
+        missing.pop(key)
+    if missing:
+        _lock_roster(session)
+        rows = [{"name": name, "name_key": key} for key, name in missing.items()]
+        session.execute(_insert(session).values(rows).on_conflict_do_nothing())
+        known.update(_by_key(session, list(missing)))
+    return [known[key] for key in keys]
+
+
+# Any number, the same in every process: the PostgreSQL advisory lock for adding to the roster.
+ROSTER_LOCK = 0x0_5C0_4E5
+
+
+def _lock_roster(session: DbSession) -> None:
+    """One transaction at a time adds names, until it ends. Without it, two games adding Ann and
+    Bob in opposite seat orders would each wait for the name the other added: a deadlock.
+    SQLite takes one writer at a time anyway."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(ROSTER_LOCK)))
+
+
+def _by_key(session: DbSession, keys: list[str]) -> dict[str, Player]:
+    found = session.scalars(select(Player).where(Player.name_key.in_(keys)))
+    return {player.name_key: player for player in found}
+
+
+def _insert(session: DbSession) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT into players that can skip rows already there, in the database's own words."""
+    dialect = session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(Player)

@@ -267,6 +267,14 @@ def _replays_of(session: DbSession) -> _Replays:
         return replays
 
 
+def forget_all(session: DbSession) -> None:
+    """Drop every replay kept for this session's database: a restore may have brought back a game
+    with the same id, creation time and version as one kept, but other hands."""
+    replays = _replays_of(session)
+    with replays.lock:
+        replays.entries.clear()
+
+
 def kept_replay(session: DbSession, game: Game, version: int) -> Replay | None:
     replays = _replays_of(session)
     with replays.lock:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
+from scorer.access import add_user
+from scorer.extensions import db
 from scorer.services import games as game_service
 
 GAME = {"mode": "standard", "players": ["Ann", "Bob"]}
@@ -121,3 +123,41 @@ def test_the_api_needs_no_csrf_token_while_the_html_forms_do(app: Flask, api, cl
 def test_responses_carry_the_security_headers(api):
     response = api.get("/api/v1/players")
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+UNKNOWN = ["/api/v1/nothing", "/api/v1/games/1/more", "/api/v2/games", "/api", "/api/v1/games/"]
+
+
+@pytest.fixture
+def owner(app: Flask) -> None:
+    with app.app_context():
+        add_user(db.session, "Owner", "a long password")
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
+@pytest.mark.parametrize("path", UNKNOWN)
+@pytest.mark.parametrize("mode", ["open", "owner"])
+def test_a_write_to_an_unknown_api_address_is_404_json_in_every_mode(
+    request, api, method, path, mode
+):
+    if mode == "owner":
+        request.getfixturevalue("owner")
+    response = api.open(method, path, json={})
+    assert response.status_code == 404
+    assert "openapi.json" in response.json["message"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("PATCH", "/api/v1/games/1"), ("POST", "/api/v1/players"), ("DELETE", "/api/v1/players/1")],
+)
+def test_a_wrong_method_without_a_token_in_owner_mode_is_405_json(api, owner, method, path):
+    response = api.open(method, path, json={})
+    assert response.status_code == 405
+    assert response.headers["Allow"]
+
+
+def test_a_write_to_a_real_api_address_still_needs_a_token_in_owner_mode(api, owner):
+    response = api.post("/api/v1/games", json=GAME)
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")

@@ -11,10 +11,12 @@ import json
 import pytest
 import sqlalchemy as sa
 from factories import NAMES, make_game, record
+from markup import error_for, parse
 
 from scorer import scoring
 from scorer.cli import main
 from scorer.extensions import db
+from scorer.limits import BLANKS_MAX, DECK_COPIES_MAX
 from scorer.models import Game, GameResult, Player
 from scorer.services import backup, games, hands, leagues, players, roster, standings
 from scorer.services.backup import BackupError
@@ -728,3 +730,329 @@ def test_an_export_is_what_the_declared_format_reads(session):
     assert read.model_dump(mode="json") == data
     assert read.players[0].created_at.tzinfo is None  # stored as UTC without a zone
     assert Backup.model_json_schema()["required"] == ["players", "games"]
+
+
+# Numbers, names and moments a database cannot hold are refused by the declared format, saying
+# where, on every database: before, PostgreSQL said "integer out of range" or refused a NUL, and
+# SQLite overflowed on ids of 1e20, all as a 500.
+
+TOO_BIG = 2**31
+
+
+def in_league(change):
+    return broken_league(change)
+
+
+def partners_with_team(name: str):
+    def change(data: dict) -> None:
+        data["players"] += [
+            {"id": 8, "name": "Cat", "created_at": "2026-03-14T15:00:00+00:00"},
+            {"id": 9, "name": "Dan", "created_at": "2026-03-14T15:00:00+00:00"},
+        ]
+        data["games"][1].update(mode="partners", seats=[7, 3, 8, 9])
+        data["games"][1]["teams"] = [{"side": 0, "name": name}]
+
+    return broken(change)
+
+
+def league_team_named(name: str):
+    return in_league(lambda league: league["teams"][0].update(name=name))
+
+
+OUT_OF_BOUNDS = {
+    "a player id of 2^31": (
+        broken(lambda d: d["players"][0].update(id=TOO_BIG)),
+        r"players\[0\]\.id: expected a whole number above 0",
+    ),
+    "a player id of 10^20": (
+        broken(lambda d: d["players"][0].update(id=10**20)),
+        r"players\[0\]\.id: expected a whole number above 0",
+    ),
+    "a player id of 1e20": (
+        broken(lambda d: d["players"][0].update(id=1e20)),
+        r"players\[0\]\.id: expected a whole number above 0",
+    ),
+    "a game id of 2^31": (
+        broken(lambda d: d["games"][1].update(id=TOO_BIG)),
+        r"games\[1\]\.id: expected a whole number above 0",
+    ),
+    "a seat of 2^31": (
+        broken(lambda d: d["games"][1].update(seats=[7, TOO_BIG])),
+        r"games\[1\]\.seats\[1\]",
+    ),
+    "a rematch of 10^20": (
+        broken(lambda d: d["games"][1].update(rematch_of=10**20)),
+        r"games\[1\]\.rematch_of",
+    ),
+    "a version of 2^31": (
+        broken(lambda d: d["games"][1].update(version=TOO_BIG)),
+        r"games\[1\]\.version: must be at most 2147483647",
+    ),
+    "a game target of 2^31": (
+        broken(lambda d: d["games"][1].update(target=TOO_BIG)),
+        r"games\[1\]\.target: must be at most 100000",
+    ),
+    "a first dealer of 2^31": (
+        broken(lambda d: d["games"][1].update(first_dealer=TOO_BIG)),
+        r"games\[1\]\.first_dealer: must be at most",
+    ),
+    "decks of 2^31": (
+        broken(lambda d: d["games"][1].update(deck_copies=TOO_BIG)),
+        r"games\[1\]\.deck_copies: must be at most",
+    ),
+    "blanks of 2^31": (
+        broken(lambda d: d["games"][1].update(blanks=TOO_BIG)),
+        r"games\[1\]\.blanks: must be at most",
+    ),
+    "a blank value of 2^31": (
+        broken(lambda d: d["games"][1].update(blank_value=TOO_BIG)),
+        r"games\[1\]\.blank_value: must be at most",
+    ),
+    "points of 2^31": (
+        broken(lambda d: first_hand(d)["counts"][0].update(cards=None, points=TOO_BIG)),
+        r"games\[0\]\.hands\[0\]\.counts\[0\]\.points",
+    ),
+    "a hand number of 2^31": (
+        broken(lambda d: first_hand(d).update(number=TOO_BIG)),
+        r"games\[0\]\.hands\[0\]\.number",
+    ),
+    "a league id of 2^31": (
+        in_league(lambda league: league.update(id=TOO_BIG)),
+        r"leagues\[0\]\.id: expected a whole number above 0",
+    ),
+    "a league target of 2^31": (
+        in_league(lambda league: league.update(target=TOO_BIG)),
+        r"leagues\[0\]\.target: must be at most 100000",
+    ),
+    "a league team id of 2^31": (
+        in_league(lambda league: league["teams"][0].update(id=TOO_BIG)),
+        r"leagues\[0\]\.teams\[0\]\.id: expected a whole number above 0",
+    ),
+    "legs of 2^31": (
+        in_league(lambda league: league["seasons"][0].update(legs=TOO_BIG)),
+        r"leagues\[0\]\.seasons\[0\]\.legs: must be at most",
+    ),
+    "a season number of 2^31": (
+        in_league(lambda league: league["seasons"][0].update(number=TOO_BIG)),
+        r"leagues\[0\]\.seasons\[0\]\.number: must be at most",
+    ),
+    "a fixture id of 2^31": (
+        in_league(lambda league: league["seasons"][0]["fixtures"][0].update(id=TOO_BIG)),
+        r"leagues\[0\]\.seasons\[0\]\.fixtures\[0\]\.id: expected a whole number above 0",
+    ),
+    "a round of 2^31": (
+        in_league(lambda league: league["seasons"][0]["fixtures"][0].update(round=TOO_BIG)),
+        r"leagues\[0\]\.seasons\[0\]\.fixtures\[0\]\.round: must be at most",
+    ),
+    "a table of 2^31": (
+        in_league(lambda league: league["seasons"][0]["fixtures"][0].update(table=TOO_BIG)),
+        r"leagues\[0\]\.seasons\[0\]\.fixtures\[0\]\.table: must be at most",
+    ),
+    "a NUL in a player name": (
+        broken(lambda d: d["players"][0].update(name="A\x00nn")),
+        r"players\[0\]\.name: Names cannot contain control characters\.",
+    ),
+    "a NUL in a league name": (
+        in_league(lambda league: league.update(name="Thursday\x00club")),
+        r"leagues\[0\]\.name: League names cannot contain control characters\.",
+    ),
+    "a NUL in a league team name": (
+        league_team_named("Sha\x00rks"),
+        r"leagues\[0\]\.teams\[0\]\.name: Team names cannot contain control characters\.",
+    ),
+    "a NUL in a game team name": (
+        partners_with_team("Re\x00ds"),
+        r"games\[1\]\.teams\[0\]\.name: Team names cannot contain control characters\.",
+    ),
+    "a NUL at the end of a game team name": (
+        partners_with_team("Reds\x00"),
+        r"games\[1\]\.teams\[0\]\.name: Team names cannot contain control characters\.",
+    ),
+    "a game created in year 1": (
+        broken(lambda d: d["games"][1].update(created_at="0001-01-01T00:00:00+00:00")),
+        r"games\[1\]\.created_at: must be from 1970 to 9998",
+    ),
+    "a game created in year 1 an hour east": (
+        broken(lambda d: d["games"][1].update(created_at="0001-01-01T00:00:00+01:00")),
+        r"games\[1\]\.created_at: must be from 1970 to 9998",
+    ),
+    "a game updated at the very end of year 9999, west": (
+        broken(lambda d: d["games"][1].update(updated_at="9999-12-31T23:59:59-05:00")),
+        r"games\[1\]\.updated_at: must be from 1970 to 9998",
+    ),
+    "a player made in year 1": (
+        broken(lambda d: d["players"][1].update(created_at="0001-01-01T00:00:00")),
+        r"players\[1\]\.created_at: must be from 1970 to 9998",
+    ),
+    "a player archived in year 1": (
+        broken(lambda d: d["players"][1].update(archived_at="0001-01-01T00:00:00")),
+        r"players\[1\]\.archived_at: must be from 1970 to 9998",
+    ),
+    "a hand made in year 1": (
+        broken(lambda d: first_hand(d).update(created_at="0001-01-01T00:00:00+00:00")),
+        r"games\[0\]\.hands\[0\]\.created_at: must be from 1970 to 9998",
+    ),
+    "a game finished in year 1": (
+        broken(lambda d: d["games"][0].update(finished_at="0001-01-01T00:00:00+00:00")),
+        r"games\[0\]\.finished_at: must be from 1970 to 9998",
+    ),
+    "a league made in year 1": (
+        in_league(lambda league: league.update(created_at="0001-01-01T00:00:00+00:00")),
+        r"leagues\[0\]\.created_at: must be from 1970 to 9998",
+    ),
+    "a season made in year 1": (
+        in_league(lambda league: league["seasons"][0].update(created_at="0001-01-01T00:00:00")),
+        r"leagues\[0\]\.seasons\[0\]\.created_at: must be from 1970 to 9998",
+    ),
+}
+
+
+def test_what_a_database_cannot_hold_is_refused_saying_where(session, subtests):
+    for case, (data, message) in OUT_OF_BOUNDS.items():
+        with subtests.test(case):
+            with pytest.raises(BackupError, match=message):
+                backup.import_all(session, data)
+            session.rollback()
+            assert set(row_counts(session).values()) == {0}
+
+
+def test_the_largest_numbers_a_database_holds_are_restored(session):
+    data = with_league(copy.deepcopy(VALID))
+    data["players"][0]["id"] = 2**31 - 1
+    data["games"][0]["seats"] = [7, 2**31 - 1]
+    data["games"][1].update(id=2**31 - 1, version=2**31 - 1, target=100_000, seats=[7, 2**31 - 1])
+    data["games"][1]["created_at"] = "1970-01-01T00:00:00+00:00"
+    data["leagues"][0]["teams"][0]["players"] = [7, 2**31 - 1]
+    data["leagues"][0]["seasons"][0]["legs"] = 2**31 - 1
+    backup.import_all(session, data)
+    assert session.get(Game, 2**31 - 1).version == 2**31 - 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000, '{"a":' * 100_000, "1" * 5000, '{"format": ' + "9" * 5000 + "}"]
+)
+def test_json_nested_too_deep_or_with_thousands_of_digits_is_refused(session, text):
+    with pytest.raises(BackupError, match="not a JSON backup"):
+        backup.loads(text.encode())
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_scorer_import_refuses_json_nested_too_deep_in_one_line(app, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000, encoding="utf-8")
+    refused = app.test_cli_runner().invoke(main, ["import", str(path)])
+    assert refused.exit_code == 1
+    assert refused.stderr.count("\n") == 1
+    assert "is not a JSON backup" in refused.stderr
+    assert "Traceback" not in refused.output
+
+
+def test_the_owner_page_refuses_them_with_a_422_saying_where(client, subtests):
+    def upload(body: bytes):
+        return client.post(
+            "/backup/import", data={"file": (io.BytesIO(body), "backup.json", "application/json")}
+        )
+
+    cases = {
+        "nested too deeply": (b"[" * 100_000, "nested too deeply"),
+        "a NUL in a league name": (
+            json.dumps(OUT_OF_BOUNDS["a NUL in a league name"][0]).encode(),
+            "leagues[0].name: League names cannot contain control characters.",
+        ),
+        "a version of 2^31": (
+            json.dumps(OUT_OF_BOUNDS["a version of 2^31"][0]).encode(),
+            "games[1].version: must be at most 2147483647.",
+        ),
+        "a game created in year 1": (
+            json.dumps(OUT_OF_BOUNDS["a game created in year 1"][0]).encode(),
+            "games[1].created_at: must be from 1970 to 9998",
+        ),
+    }
+    for case, (body, message) in cases.items():
+        with subtests.test(case):
+            response = upload(body)
+            assert response.status_code == 422
+            assert message in error_for(parse(response), "file")
+            with client.application.app_context():
+                assert set(row_counts(db.session).values()) == {0}
+
+
+def test_a_restore_into_a_running_server_shows_the_restored_scores(app, client):
+    def scores() -> list[str]:
+        page = parse(client.get("/games/1"))
+        return [node.text for node in page.find(id="scoreboard").find_all(class_="score")]
+
+    with app.app_context():
+        make_game(db.session, ["Ann", "Bob"], target=1000)
+        record(db.session, 1, 0, {1: 10})
+    assert scores() == ["score 10", "score 0"]
+    with app.app_context():
+        data = backup.export_all(db.session)
+        # Emptied by hand, as an owner would before restoring: the server keeps running.
+        for table in reversed(db.metadata.sorted_tables):
+            if table.name not in ("users", "api_tokens"):
+                db.session.execute(table.delete())
+        db.session.commit()
+    # The same game, created at the same moment, at the same version: other hands.
+    data["games"][0]["hands"][0]["counts"] = [{"seat": 1, "cards": None, "points": 77}]
+    body = io.BytesIO(backup.dumps(data).encode())
+    response = client.post("/backup/import", data={"file": (body, "backup.json")})
+    assert response.status_code == 303
+    assert scores() == ["score 77", "score 0"]
+
+
+def every_card(copies: int, blanks: int) -> list[str]:
+    """Every card of `copies` decks with `blanks` blanks each, the longest tokens for each kind."""
+    per_copy = ["0"] * 4 + [str(d) for d in range(1, 10) for _ in range(8)]
+    per_copy += ["reverse"] * 8 + ["draw2"] * 8 + ["skip"] * 8 + ["wild4"] * 4 + ["wild"] * 4
+    return (per_copy + ["blank"] * blanks) * copies
+
+
+def one_hand_of(cards: list[str], copies: int, blanks: int) -> dict:
+    def change(data: dict) -> None:
+        data["games"][1].update(deck_copies=copies, blanks=blanks, target=100_000)
+        data["games"][1]["hands"] = [
+            dict(first_hand(data), counts=[{"seat": 1, "cards": cards, "points": None}])
+        ]
+
+    return broken(change)
+
+
+def test_a_hand_of_every_card_of_the_largest_deck_is_restored(session):
+    cards = every_card(DECK_COPIES_MAX, BLANKS_MAX)
+    backup.import_all(session, one_hand_of(cards, DECK_COPIES_MAX, BLANKS_MAX))
+    assert games.load_game(session, 5).hands[0].counts[1].cards == tuple(cards)
+
+
+@pytest.mark.parametrize(
+    ("copies", "blanks", "cards", "message"),
+    [
+        (DECK_COPIES_MAX + 1, 4, ["1"], r"games\[1\]\.deck_copies: must be at most"),
+        (1, BLANKS_MAX + 1, ["1"], r"games\[1\]\.blanks: must be at most"),
+        (1, 4, ["x" * 2000], r"games\[1\] \(game 5\): hand 1: Not a card"),
+        (1, 4, every_card(2, 4), r"games\[1\].*counted, but the deck has only"),
+    ],
+)
+def test_a_deck_or_cards_past_the_bounds_are_refused_saying_where(
+    session, copies, blanks, cards, message
+):
+    with pytest.raises(BackupError, match=message):
+        backup.import_all(session, one_hand_of(cards, copies, blanks))
+    session.rollback()
+    assert set(row_counts(session).values()) == {0}
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["games"][0].update(mode="x" * 100_000), r"games\[0\]\.mode: expected "),
+        (lambda d: d["players"][0].update(id=[0] * 100_000), r"players\[0\]\.id: expected "),
+        (lambda d: d["players"][0].update(created_at="9" * 100_000), r"players\[0\]\.created_at"),
+    ],
+)
+def test_a_refusal_quotes_a_huge_value_only_in_part(session, change, message):
+    with pytest.raises(BackupError, match=message) as refused:
+        backup.import_all(session, broken(change))
+    assert len(refused.value.message) < 200

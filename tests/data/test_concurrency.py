@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from scorer.extensions import db
-from scorer.models import Game, Hand, HandCount
+from scorer.models import Game, Hand, HandCount, Player
 from scorer.services import games
 
 PHONES = 20
@@ -212,3 +212,37 @@ def test_the_game_page_never_shows_a_hand_half_changed(app):
     pages = [status for statuses in read for status in statuses]
     assert pages and set(pages) == {200}
     print(f"{len(pages)} game pages read during {edits} edits")
+
+
+def start_with(names: list[str]) -> Request:
+    return lambda client: client.post("/api/v1/games", json={"mode": "standard", "players": names})
+
+
+def test_twenty_games_started_at_once_with_the_same_new_names_store_each_name_once(app):
+    # Every game seats ten of twelve names new to the roster, each game a different ten in a
+    # different order and case, so a game that lost the race for one name meets another name
+    # being added when it tries again. Before, several games in 20 answered a 500.
+    for round_ in range(ROUNDS):
+        names = [f"New {round_}.{n}" for n in range(12)]
+        requests = [
+            start_with(
+                [
+                    names[(p + k) % 12].upper() if (p + k) % 3 else names[(p + k) % 12]
+                    for k in range(10)
+                ][:: 1 if p % 2 else -1]
+            )
+            for p in range(PHONES)
+        ]
+        answers = race(app, requests)
+
+        assert [answer.status_code for answer in answers] == [201] * PHONES
+        with app.app_context():
+            keys = list(db.session.scalars(sa.select(Player.name_key)))
+        assert sorted(keys) == sorted(f"new {r}.{n}" for r in range(round_ + 1) for n in range(12))
+        ids = {
+            player["name"].casefold(): player["id"]
+            for answer in answers
+            for player in answer.json["players"]
+        }
+        assert len(ids) == 12
+        assert len(set(ids.values())) == 12

@@ -324,3 +324,59 @@ def test_picking_from_the_roster_empties_the_filter_so_it_is_not_seated_too(clie
     page = parse(client.post(URL, data=setup_data(["Bob"], "pick:Ann", new_name="an")))
     assert seats(page) == ["Bob", "Ann"]
     assert page.value("new_name") == ""
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize("verb", ["up", "remove", "dealer"])
+@pytest.mark.parametrize("argument", [HUGE, "2", "²", "-1", "1.0"])
+def test_a_tap_on_a_seat_that_is_not_there_is_refused_and_changes_nothing(
+    client, verb, argument, nothing_saved
+):
+    data = setup_data(["Ann", "Bob"], f"{verb}:{argument}", dealer=1)
+    response = client.post(URL, data=data)
+    assert response.status_code == 422
+    page = parse(response)
+    assert "No player sits there." in page.find(class_="form-error").text
+    assert seats(page) == ["Ann", "Bob"]
+    assert page.value("first_dealer") == "1"
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [(HUGE, "at most"), ("0", "above 0"), ("²", "above 0"), ("", "above 0")],
+)
+def test_a_target_tap_out_of_bounds_is_refused_next_to_the_target(
+    client, argument, message, nothing_saved
+):
+    response = client.post(URL, data=setup_data(["Ann", "Bob"], f"target:{argument}", target=300))
+    assert response.status_code == 422
+    page = parse(response)
+    assert message in error_for(page, "target")
+    assert seats(page) == ["Ann", "Bob"]
+
+
+def test_a_typed_target_of_thousands_of_digits_is_refused(client, nothing_saved):
+    response = client.post(URL, data=setup_data(["Ann", "Bob"], target=HUGE))
+    assert response.status_code == 422
+    assert error_for(parse(response), "target")
+
+
+@pytest.mark.parametrize("index", [HUGE, "²", "1" * 5])
+def test_a_seat_field_with_an_index_no_form_makes_is_ignored(client, index, nothing_saved):
+    data = setup_data(["Ann", "Bob"], "add", new_name="Cat")
+    data[f"players-{index}"] = "Zed"
+    response = client.post(URL, data=data)
+    assert response.status_code == 200
+    assert seats(parse(response)) == ["Ann", "Bob", "Cat"]
+
+
+def test_a_team_name_field_with_an_index_no_form_makes_is_ignored(client, app):
+    data = setup_data(["Ann", "Bob", "Cat", "Dan"], mode="partners")
+    data.update({f"teams-{HUGE}": "Zeds", "teams-²": "Twos", "teams-0": "Reds"})
+    response = client.post(URL, data=data)
+    assert response.status_code == 303
+    with app.app_context():
+        game = games.load_game(db.session, 1)
+        assert [team.name for team in game.game.teams] == ["Reds"]
