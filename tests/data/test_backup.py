@@ -10,8 +10,8 @@ import json
 
 import pytest
 import sqlalchemy as sa
+from document import error_for, parse
 from factories import NAMES, make_game, record
-from markup import error_for, parse
 
 from scorer import scoring
 from scorer.cli import main

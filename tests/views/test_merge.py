@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from document import error_for, parse
 from factories import make_game
-from markup import error_for, parse
 
 from scorer.extensions import db
 
