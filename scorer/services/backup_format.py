@@ -102,6 +102,17 @@ def _last_card(card: str) -> str:
     return card
 
 
+def _deck(setting: str) -> AfterValidator:
+    """A deck setting a new game could have, judged by the rules with the others at defaults."""
+
+    def check(value: int) -> int:
+        for problem in scoring.deck_problems(replace(scoring.DEFAULT_DECK, **{setting: value})):
+            raise _problem("deck", problem.message)
+        return value
+
+    return AfterValidator(check)
+
+
 T = TypeVar("T")
 Listed = Annotated[list[T], _expect("a list", lambda value: isinstance(value, list))]
 # A date and time in UTC, written in ISO 8601 with its offset; read with any offset.
@@ -183,9 +194,10 @@ class GameEntry(Entry):
     mode: Mode
     target: Whole
     first_dealer: Whole
-    deck_copies: Positive
-    blanks: Whole
-    blank_value: Whole
+    # Files from before games chose their deck have the default deck, as their games had.
+    deck_copies: Annotated[Whole, _deck("copies")] = scoring.DEFAULT_DECK.copies
+    blanks: Annotated[Whole, _deck("blanks")] = scoring.DEFAULT_DECK.blanks
+    blank_value: Annotated[Whole, _deck("blank_value")] = scoring.DEFAULT_DECK.blank_value
     created_at: Moment
     updated_at: Moment
     finished_at: Moment | None
