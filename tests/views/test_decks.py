@@ -143,3 +143,13 @@ def test_two_decks_double_every_count_on_the_rules_page(client):
     assert "Two decks hold 8 zeros, 16 of each of 1–9" in page.text
     assert "and 8 blank cards: 2,560 points in all" in page.text
     assert "10 in this game" in page.text
+
+
+def test_a_rematch_plays_the_same_deck(app, play):
+    deck = scoring.Deck(copies=2, blanks=4, blank_value=10)
+    with app.app_context():
+        game_id = games.create_game(db.session, "standard", ["Ann", "Bob"], 10, deck=deck).id
+    play(game_id, 0, {1: ["blank", "blank"]})
+    with app.app_context():
+        rematch = games.rematch(db.session, game_id)
+        assert games.load_game(db.session, rematch.id).state.rules.deck == deck
