@@ -17,12 +17,6 @@ NAME_MAX_LENGTH = 40
 TEAM_NAME_MAX_LENGTH = 60
 # The largest whole number an integer column holds on every database we support (ids, targets).
 ID_MAX = 2**31 - 1
-# A deck as a game may be set up: RULES.md's classic or retail deck, or two shuffled together,
-# with blanks worth what the table agrees. Within these, every card of the deck written in one
-# count fits the column that holds a count's cards (hand_counts.cards, 1,000 characters).
-DECK_COPIES_MAX = 2
-BLANKS_MAX = 10
-BLANK_VALUE_MAX = 1000
 # The years of the moments a backup may hold (UTC): a score keeper has nothing from before 1970,
 # and a moment near year 1 or 9999 overflows as soon as anything adds a time zone or a day to it.
 FIRST_YEAR = 1970

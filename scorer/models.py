@@ -40,9 +40,11 @@ class Game(Model):
     mode: Mapped[str] = mapped_column(String(16))
     target: Mapped[int]
     first_dealer: Mapped[int]
-    deck_copies: Mapped[int] = mapped_column(default=1)
-    blanks: Mapped[int] = mapped_column(default=4)
-    blank_value: Mapped[int] = mapped_column(default=50)
+    # The deck (scoring.Deck): copies shuffled together, blank cards per copy, a blank's points.
+    # Defaults in the database too, so a row written without them has the default deck.
+    deck_copies: Mapped[int] = mapped_column(default=1, server_default="1")
+    blanks: Mapped[int] = mapped_column(default=4, server_default="4")
+    blank_value: Mapped[int] = mapped_column(default=50, server_default="50")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]

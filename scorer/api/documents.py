@@ -24,6 +24,11 @@ def game_document(view: GameSnapshot) -> schemas.Game:
         id=view.game.id,
         mode=state.rules.mode.value,
         target=state.rules.target,
+        deck=schemas.Deck(
+            copies=state.rules.deck.copies,
+            blanks=state.rules.deck.blanks,
+            blank_value=state.rules.deck.blank_value,
+        ),
         status="finished" if state.finished else "in_progress",
         winner=None if winner is None else _winner(view, winner),
         dealer=names[state.dealer],

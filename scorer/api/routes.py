@@ -50,6 +50,7 @@ def create_game() -> Response:
             data.target,
             data.first_dealer,
             team_names=data.teams,
+            deck=data.deck.deck(),
         )
     except Rejected as rejected:
         raise schemas.Invalid(errors.problem_errors(rejected.problems)) from rejected

@@ -87,6 +87,37 @@ Id = Annotated[Int, Field(ge=1, le=ID_MAX)]
 # Bodies ------------------------------------------------------------------------------------------
 
 
+class DeckInput(BaseModel):
+    """The deck a new game plays with; a field left out keeps the default deck's."""
+
+    model_config = STRICT
+
+    copies: Annotated[
+        Int,
+        Field(
+            description="1, or 2 decks shuffled together (every count doubles).",
+            json_schema_extra={"enum": list(scoring.DECK_COPIES)},
+        ),
+    ] = scoring.DEFAULT_DECK.copies
+    blanks: Annotated[
+        Int,
+        Field(
+            description="Blank cards per deck: 0 (the classic 108 cards) or 4 (the retail 112).",
+            json_schema_extra={"enum": list(scoring.DECK_BLANKS)},
+        ),
+    ] = scoring.DEFAULT_DECK.blanks
+    blank_value: Annotated[
+        Int,
+        Field(
+            description="Points a blank card scores.",
+            json_schema_extra={"minimum": 0, "maximum": scoring.MAX_BLANK_VALUE},
+        ),
+    ] = scoring.DEFAULT_DECK.blank_value
+
+    def deck(self) -> scoring.Deck:
+        return scoring.Deck(self.copies, self.blanks, self.blank_value)
+
+
 @declared(frozen=True, config=STRICT)
 class GameInput:
     """A new game: names in seat order, the mode and target, and who deals first."""
@@ -120,6 +151,9 @@ class GameInput:
             "a blank name keeps the players' names."
         ),
     ] = Field(default_factory=list)
+    deck: Annotated[
+        DeckInput, Field(description="The deck in play; left out, the retail deck of 112 cards.")
+    ] = Field(default_factory=DeckInput)
 
 
 class Count(BaseModel):
@@ -192,6 +226,18 @@ class HandResult(Document):
     )
 
 
+class Deck(Document):
+    copies: Annotated[int, Field(json_schema_extra={"enum": list(scoring.DECK_COPIES)})]
+    blanks: Annotated[
+        int,
+        Field(
+            description="Blank cards per deck.",
+            json_schema_extra={"enum": list(scoring.DECK_BLANKS)},
+        ),
+    ]
+    blank_value: Annotated[int, Field(ge=0, le=scoring.MAX_BLANK_VALUE)]
+
+
 class Winner(Document):
     name: str
     players: list[str]
@@ -201,6 +247,7 @@ class Game(Document):
     id: int
     mode: Annotated[str, MODE_SCHEMA]
     target: Annotated[int, Field(ge=1)]
+    deck: Deck
     status: Literal["in_progress", "finished"]
     winner: Winner | None
     dealer: str = Field(description="Who deals the next hand.")
@@ -223,8 +270,8 @@ class PlayerList(Document):
 
 class Errors(Document):
     errors: dict[str, Annotated[list[str], Field(min_length=1)]] = Field(
-        description='Messages by field: a body field, "counts.<player id>", "hand" for the hand '
-        'as a whole, or "body".'
+        description='Messages by field: a body field, "counts.<player id>", "deck.<field>", '
+        '"hand" for the hand as a whole, or "body".'
     )
 
 
@@ -282,6 +329,8 @@ def _not_playing(player_id: int) -> str:
     return f"Player {player_id} does not play in this game."
 
 
+# Body fields whose own fields are reported one by one, as "counts.<player id>" or "deck.copies".
+NESTED = ("counts", "deck")
 # Messages by pydantic's error type; "{...}" is filled from the error's context.
 MESSAGES = {
     "missing": "This field is required.",
@@ -306,7 +355,7 @@ def _errors(error: ValidationError) -> ErrorsByField:
         if not loc:
             key, message = "body", "Send a JSON object."
         else:
-            key = f"counts.{loc[1]}" if loc[0] == "counts" and len(loc) > 1 else str(loc[0])
+            key = f"{loc[0]}.{loc[1]}" if loc[0] in NESTED and len(loc) > 1 else str(loc[0])
             message = _message(detail)
             if len(loc) > 2 and loc[0] == "counts" and loc[2] != "[key]":
                 message = f'"{loc[2]}": {message}'

@@ -1,4 +1,4 @@
-"""Setting up a game: players in seat order, who deals first, mode and target.
+"""Setting up a game: players in seat order, who deals first, mode, target and deck.
 
 The form is its own state: every tap (add a player, move a seat, pick the dealer, pick a target)
 posts it and gets it back changed, so setup works the same with htmx and as plain form posts.
@@ -11,14 +11,17 @@ from dataclasses import dataclass
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
-from wtforms.validators import AnyOf, InputRequired, NumberRange
+from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional
 
 from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH, target_problem
 from ..scoring import (
+    DEFAULT_DECK,
     DEFAULT_TARGET,
+    MAX_BLANK_VALUE,
     MAX_PLAYERS,
     MAX_TARGET,
     MIN_PLAYERS,
+    Deck,
     Mode,
     Problem,
     Rules,
@@ -40,6 +43,12 @@ MODE_HINTS = {
 }
 # A seat tap (up, remove, dealer) that names no seat: only a forged or stale post sends one.
 NO_SUCH_SEAT = "No player sits there. Nothing was changed."
+DECK_BLANKS_LABELS = {
+    0: "Classic: 108 cards, no blanks",
+    4: "Retail: 112 cards, 4 blank cards",
+}
+DECK_COPIES_LABELS = {1: "One deck", 2: "Two decks shuffled together (big tables)"}
+BLANK_VALUE_MESSAGE = f"Type the points a blank card scores, 0 to {MAX_BLANK_VALUE}."
 # Partners teams are shown as Team A, Team B… in the order of their sides.
 TEAM_LETTERS = string.ascii_uppercase
 
@@ -79,6 +88,42 @@ class SetupForm(FlaskForm):
         message=TARGET_MESSAGE,
         validators=[InputRequired(TARGET_MESSAGE), NumberRange(min=1, message=TARGET_MESSAGE)],
     )
+
+    deck_blanks = RadioField(
+        "Cards",
+        choices=[SelectChoice(value, label) for value, label in DECK_BLANKS_LABELS.items()],
+        default=DEFAULT_DECK.blanks,
+        coerce=int,
+        validate_choice=False,
+    )
+    deck_copies = RadioField(
+        "Decks",
+        choices=[SelectChoice(value, label) for value, label in DECK_COPIES_LABELS.items()],
+        default=DEFAULT_DECK.copies,
+        coerce=int,
+        validate_choice=False,
+    )
+    # Left empty (or not sent, by a page from before decks), blanks keep the default value.
+    blank_value = WholeNumberField(
+        "A blank card scores",
+        default=DEFAULT_DECK.blank_value,
+        message=BLANK_VALUE_MESSAGE,
+        validators=[Optional()],
+    )
+
+    @property
+    def deck(self) -> Deck:
+        """The deck chosen; the rules judge it (scoring.deck_problems) when the game starts."""
+        return Deck(
+            copies=_or(self.deck_copies.data, DEFAULT_DECK.copies),
+            blanks=_or(self.deck_blanks.data, DEFAULT_DECK.blanks),
+            blank_value=_or(self.blank_value.data, DEFAULT_DECK.blank_value),
+        )
+
+    @property
+    def deck_errors(self) -> bool:
+        """Whether the deck's choice has an error to show (its part of the form then opens)."""
+        return bool(self.deck_blanks.errors or self.deck_copies.errors or self.blank_value.errors)
 
     @property
     def names(self) -> list[str]:
@@ -189,6 +234,9 @@ class SetupForm(FlaskForm):
                 "target": self.target,
                 "mode": self.mode,
                 "first_dealer": self.new_name,
+                "deck.copies": self.deck_copies,
+                "deck.blanks": self.deck_blanks,
+                "deck.blank_value": self.blank_value,
             },
         )
 
@@ -222,3 +270,9 @@ def _small_number(text: str) -> int | None:
 
 def _after_removal(dealer: int, removed: int) -> int:
     return dealer - 1 if removed < dealer else (0 if removed == dealer else dealer)
+
+
+def _or(value: object, default: int) -> int:
+    # A choice that could not be read is shown as refused by its field; the deck meanwhile is
+    # the default one.
+    return value if isinstance(value, int) else default

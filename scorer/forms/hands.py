@@ -71,7 +71,6 @@ def _with_seats(seats: int) -> type[HandForm]:
 
 
 class HandForm(FlaskForm):
-    pad_keys = PAD_KEYS
     number = HiddenField()
     went_out = RadioField("Who went out?", coerce=int, validate_choice=False)
     active = HiddenField()
@@ -114,6 +113,11 @@ class HandForm(FlaskForm):
         if not form.number.data:
             form.number.data = str(hand.number if hand else view.state.next_hand_number)
         return form
+
+    @property
+    def pad_keys(self) -> tuple[str, ...]:
+        """The pad's keys; a deck with blank cards adds a Blank key, at the end of the last line."""
+        return (*PAD_KEYS, scoring.BLANK) if self.before.rules.deck.blanks else PAD_KEYS
 
     @property
     def counts(self) -> list[CountForm]:
@@ -203,7 +207,7 @@ class HandForm(FlaskForm):
         # Only the cards this pad can hold: its keys, and whatever a saved hand being edited has.
         # A limit on other cards cannot be passed, so the page is not sent it (it is sent on every
         # visit and every save).
-        cards = {key for key in PAD_KEYS if key in scoring.CARD_TOKENS}
+        cards = {key for key in self.pad_keys if key in scoring.CARD_TOKENS}
         for entry in self.counts:
             cards.update(card for card in _tokens(entry.cards.data) if card in scoring.CARD_TOKENS)
         return {

@@ -26,6 +26,12 @@ CARD_TOKENS: frozenset[str] = frozenset(
 
 ACTION_POINTS = 20
 WILD_POINTS = 50
+# The decks a game can choose (RULES.md "The deck"): one deck, or two shuffled together for a big
+# table, each with no blanks (the classic 108 cards) or the retail deck's 4.
+DECK_COPIES: tuple[int, ...] = (1, 2)
+DECK_BLANKS: tuple[int, ...] = (0, 4)
+MAX_BLANK_VALUE = 500
+CLASSIC_CARDS = 108
 
 CARD_LABELS: Mapping[str, str] = {
     **{digit: digit for digit in DIGITS},
@@ -40,6 +46,7 @@ CARD_LABELS: Mapping[str, str] = {
 }
 
 Holder = TypeVar("Holder")
+_COUNTS = {2: "two"}
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,22 @@ class Deck:
         per_copy = 4 * 0 + 8 * sum(range(1, 10)) + 24 * ACTION_POINTS + 8 * WILD_POINTS
         return self.copies * (per_copy + self.blanks * self.blank_value)
 
+    @property
+    def cards(self) -> int:
+        """How many cards the deck has."""
+        return self.copies * (CLASSIC_CARDS + self.blanks)
+
+    @property
+    def name(self) -> str:
+        """The deck in a few words, as the setup form, the game page and the rules page say it."""
+        kind = "retail" if self.blanks else "classic"
+        cards = (
+            f"{kind} {self.cards} cards"
+            if self.copies == 1
+            else f"{_COUNTS.get(self.copies, self.copies)} {kind} decks, {self.cards} cards"
+        )
+        return cards + (f", blanks worth {self.blank_value}" if self.blanks else "")
+
     def limits(self) -> tuple[tuple[str, frozenset[str], int], ...]:
         """(what it is, card tokens, how many the deck has) for each kind and group with a limit."""
         n = self.copies
@@ -88,6 +111,10 @@ class Deck:
             ("blank cards", frozenset({BLANK}), self.blanks * n),
         ]
         return tuple(kinds)
+
+
+# Today's deck, and every game's before games chose theirs: the retail 112 cards.
+DEFAULT_DECK = Deck()
 
 
 @dataclass(frozen=True)

@@ -13,13 +13,21 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from .cards import Deck, deck_overflows, unknown_cards
+from .cards import (
+    DECK_BLANKS,
+    DECK_COPIES,
+    MAX_BLANK_VALUE,
+    Deck,
+    deck_overflows,
+    unknown_cards,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 MIN_PARTNERS_PLAYERS = 4
 DEFAULT_TARGET = 500
-# Far beyond any real game (a whole deck is worth 1,440 points), and well inside a database integer.
+# Far beyond any real game (two whole decks with blanks worth 500 are 6,480 points), and well
+# inside a database integer.
 MAX_TARGET = 100_000
 
 
@@ -107,6 +115,26 @@ def setup_problems(mode: Mode | str, players: int, target: int, first_dealer: in
     if not 0 <= first_dealer < max(players, 1):
         problems.append(Problem("The first dealer must be one of the players.", "first_dealer"))
     return problems
+
+
+def deck_problems(deck: Deck) -> list[Problem]:
+    """Everything wrong with a game's choice of deck; fields are "deck.<what>"."""
+    problems = []
+    if not _whole(deck.copies) or deck.copies not in DECK_COPIES:
+        problems.append(Problem("Play with one deck or two shuffled together.", "deck.copies"))
+    if not _whole(deck.blanks) or deck.blanks not in DECK_BLANKS:
+        problems.append(
+            Problem(f"A deck has {' or '.join(map(str, DECK_BLANKS))} blank cards.", "deck.blanks")
+        )
+    if not _whole(deck.blank_value) or not 0 <= deck.blank_value <= MAX_BLANK_VALUE:
+        problems.append(
+            Problem(f"A blank card scores 0 to {MAX_BLANK_VALUE} points.", "deck.blank_value")
+        )
+    return problems
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,6 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .. import scoring
 from ..limits import (
-    BLANK_VALUE_MAX,
-    BLANKS_MAX,
-    DECK_COPIES_MAX,
     FIRST_YEAR,
     ID_MAX,
     LAST_YEAR,
@@ -131,6 +128,17 @@ def _last_card(card: str) -> str:
     return card
 
 
+def _deck(setting: str) -> AfterValidator:
+    """A deck setting a new game could have, judged by the rules with the others at defaults."""
+
+    def check(value: int) -> int:
+        for problem in scoring.deck_problems(replace(scoring.DEFAULT_DECK, **{setting: value})):
+            raise _problem("deck", problem.message)
+        return value
+
+    return AfterValidator(check)
+
+
 T = TypeVar("T")
 Listed = Annotated[list[T], _expect("a list", lambda value: isinstance(value, list))]
 # A date and time in UTC, written in ISO 8601 with its offset; read with any offset.
@@ -147,9 +155,6 @@ Target = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=scori
 LeagueTarget = Annotated[
     int, _expect("a whole number", _is_int), Field(ge=1, le=scoring.MAX_TARGET)
 ]
-DeckCopies = Annotated[int, _expect("a whole number", _is_int), Field(ge=1, le=DECK_COPIES_MAX)]
-Blanks = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=BLANKS_MAX)]
-BlankValue = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=BLANK_VALUE_MAX)]
 RowId = Annotated[int, _expect("a whole number above 0", is_id)]
 Seat = Annotated[int, _expect("a seat", _is_int)]
 Side = Annotated[int, _expect("a side", _is_int)]
@@ -220,9 +225,10 @@ class GameEntry(Entry):
     mode: Mode
     target: Target
     first_dealer: Whole
-    deck_copies: DeckCopies
-    blanks: Blanks
-    blank_value: BlankValue
+    # Files from before games chose their deck have the default deck, as their games had.
+    deck_copies: Annotated[Whole, _deck("copies")] = scoring.DEFAULT_DECK.copies
+    blanks: Annotated[Whole, _deck("blanks")] = scoring.DEFAULT_DECK.blanks
+    blank_value: Annotated[Whole, _deck("blank_value")] = scoring.DEFAULT_DECK.blank_value
     created_at: Moment
     updated_at: Moment
     finished_at: Moment | None

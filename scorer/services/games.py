@@ -68,15 +68,16 @@ def create_game(
     first_dealer: int = 0,
     rematch_of_id: int | None = None,
     team_names: Sequence[str] = (),
+    deck: scoring.Deck = scoring.DEFAULT_DECK,
 ) -> Game:
     """Start a game with `names` in seat order; new names join the roster.
 
     `team_names` name the partners teams in order (seat i with seat i + n/2); blank ones keep the
-    players' names.
+    players' names. `deck` is the deck the table plays with.
     """
     # A name another game adds at the same moment is shared, not a conflict: see find_or_add.
     with in_transaction(session):
-        return add_game(session, mode, names, target, first_dealer, rematch_of_id, team_names)
+        return add_game(session, mode, names, target, first_dealer, rematch_of_id, team_names, deck)
 
 
 def add_game(
@@ -87,9 +88,11 @@ def add_game(
     first_dealer: int = 0,
     rematch_of_id: int | None = None,
     team_names: Sequence[str] = (),
+    deck: scoring.Deck = scoring.DEFAULT_DECK,
 ) -> Game:
     """create_game's checks and new game, in the caller's transaction, which commits it."""
     problems = scoring.setup_problems(mode, len(names), target, first_dealer)
+    problems += scoring.deck_problems(deck)
     problems += [
         scoring.Problem(problem, "players")
         for problem in filter(None, map(players.name_problem, names))
@@ -100,7 +103,15 @@ def add_game(
     problems += [scoring.Problem(problem, "teams") for problem in team_problems]
     if problems:
         raise scoring.Rejected(problems)
-    game = Game(mode=mode, target=target, first_dealer=first_dealer, rematch_of_id=rematch_of_id)
+    game = Game(
+        mode=mode,
+        target=target,
+        first_dealer=first_dealer,
+        rematch_of_id=rematch_of_id,
+        deck_copies=deck.copies,
+        blanks=deck.blanks,
+        blank_value=deck.blank_value,
+    )
     seated: list[Player] = players.find_or_add(session, names)
     game.seats = [Seat(position=position, player=player) for position, player in enumerate(seated)]
     game.teams = [
@@ -126,6 +137,7 @@ def rematch(session: DbSession, game_id: int) -> Game:
         finished.state.dealer,
         rematch_of_id=game.id,
         team_names=_team_names(game),
+        deck=finished.state.rules.deck,
     )
 
 

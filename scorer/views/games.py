@@ -13,7 +13,7 @@ from .. import access
 from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
-from ..scoring import Rejected
+from ..scoring import MAX_BLANK_VALUE, Rejected
 from ..services import games, players
 from .htmx import render, see_other, wants_fragment
 
@@ -43,6 +43,7 @@ def new() -> Response:
                     form.target.data or 0,
                     form.dealer,
                     team_names=form.team_names,
+                    deck=form.deck,
                 )
             except Rejected as rejected:
                 form.attach(list(rejected.problems))
@@ -58,6 +59,7 @@ def new() -> Response:
         presets=TARGET_PRESETS,
         mode_labels=MODE_LABELS,
         mode_hints=MODE_HINTS,
+        max_blank_value=MAX_BLANK_VALUE,
     )
 
 

@@ -62,6 +62,7 @@ def test_the_documented_bodies_are_the_declared_ones():
         "target",
         "first_dealer",
         "teams",
+        "deck",
     }
     assert components["NewGame"]["required"] == ["mode", "players"]
     assert components["NewGame"]["additionalProperties"] is False

@@ -16,7 +16,6 @@ from factories import NAMES, make_game, record
 from scorer import scoring
 from scorer.cli import main
 from scorer.extensions import db
-from scorer.limits import BLANKS_MAX, DECK_COPIES_MAX
 from scorer.models import Game, GameResult, Player
 from scorer.services import backup, games, hands, leagues, players, roster, standings
 from scorer.services.backup import BackupError
@@ -1020,16 +1019,17 @@ def one_hand_of(cards: list[str], copies: int, blanks: int) -> dict:
 
 
 def test_a_hand_of_every_card_of_the_largest_deck_is_restored(session):
-    cards = every_card(DECK_COPIES_MAX, BLANKS_MAX)
-    backup.import_all(session, one_hand_of(cards, DECK_COPIES_MAX, BLANKS_MAX))
+    copies, blanks = max(scoring.DECK_COPIES), max(scoring.DECK_BLANKS)
+    cards = every_card(copies, blanks)
+    backup.import_all(session, one_hand_of(cards, copies, blanks))
     assert games.load_game(session, 5).hands[0].counts[1].cards == tuple(cards)
 
 
 @pytest.mark.parametrize(
     ("copies", "blanks", "cards", "message"),
     [
-        (DECK_COPIES_MAX + 1, 4, ["1"], r"games\[1\]\.deck_copies: must be at most"),
-        (1, BLANKS_MAX + 1, ["1"], r"games\[1\]\.blanks: must be at most"),
+        (3, 4, ["1"], r"games\[1\]\.deck_copies: .*one deck or two"),
+        (1, 10, ["1"], r"games\[1\]\.blanks: .*0 or 4 blank cards"),
         (1, 4, ["x" * 2000], r"games\[1\] \(game 5\): hand 1: Not a card"),
         (1, 4, every_card(2, 4), r"games\[1\].*counted, but the deck has only"),
     ],

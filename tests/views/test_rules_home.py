@@ -71,7 +71,9 @@ def test_an_unknown_mode_has_no_rules_page(client):
 def test_the_game_page_links_to_the_rules_of_its_mode(client, new_game):
     game_id = new_game(4, mode="partners")
     page = parse(client.get(f"/games/{game_id}"))
-    assert page.find("a", href="/rules/partners") is not None
+    # With the game's deck, so the rules page can say which deck is in play.
+    rules = "/rules/partners?copies=1&blanks=4&blank_value=50"
+    assert page.find("a", href=rules) is not None
 
 
 def test_an_unknown_page_is_a_friendly_404(client):
