@@ -18,6 +18,9 @@ from .cards import (
 )
 from .game import (
     DEFAULT_TARGET,
+    INDIVIDUAL_HANDS,
+    INDIVIDUAL_PLAYERS,
+    MAX_HANDS,
     MAX_PLAYERS,
     MAX_TARGET,
     MIN_PLAYERS,
@@ -36,6 +39,7 @@ from .game import (
     replay,
     setup_problems,
 )
+from .individual import head_to_head
 
 __all__ = [
     "ACTION_CARDS",
@@ -46,6 +50,9 @@ __all__ = [
     "CARD_TOKENS",
     "DEFAULT_TARGET",
     "DIGITS",
+    "INDIVIDUAL_HANDS",
+    "INDIVIDUAL_PLAYERS",
+    "MAX_HANDS",
     "MAX_PLAYERS",
     "MAX_TARGET",
     "MIN_PLAYERS",
@@ -63,6 +70,7 @@ __all__ = [
     "SideState",
     "deck_overflows",
     "hand_problems",
+    "head_to_head",
     "new_game",
     "play",
     "replay",

@@ -186,6 +186,8 @@ class GameEntry(Entry):
     deck_copies: Positive
     blanks: Whole
     blank_value: Whole
+    # Absent from backups made before games of fixed length: those all went to their target.
+    hand_limit: Positive | None = None
     created_at: Moment
     updated_at: Moment
     finished_at: Moment | None

@@ -69,17 +69,18 @@ def create_game(
     first_dealer: int = 0,
     rematch_of_id: int | None = None,
     team_names: Sequence[str] = (),
+    hands: int | None = None,
 ) -> Game:
     """Start a game with `names` in seat order; new names join the roster.
 
     `team_names` name the partners teams in order (seat i with seat i + n/2); blank ones keep the
-    players' names.
+    players' names. `hands` makes it a game of fixed length (individual play: 12 when not given).
     """
     for attempt in range(2):
         try:
             with in_transaction(session):
                 return add_game(
-                    session, mode, names, target, first_dealer, rematch_of_id, team_names
+                    session, mode, names, target, first_dealer, rematch_of_id, team_names, hands
                 )
         except IntegrityError:
             # Someone added one of these names to the roster at the same moment; use theirs.
@@ -96,9 +97,12 @@ def add_game(
     first_dealer: int = 0,
     rematch_of_id: int | None = None,
     team_names: Sequence[str] = (),
+    hands: int | None = None,
 ) -> Game:
     """create_game's checks and new game, in the caller's transaction, which commits it."""
-    problems = scoring.setup_problems(mode, len(names), target, first_dealer)
+    if hands is None and mode == scoring.Mode.INDIVIDUAL:
+        hands = scoring.INDIVIDUAL_HANDS
+    problems = scoring.setup_problems(mode, len(names), target, first_dealer, hands)
     problems += [
         scoring.Problem(problem, "players")
         for problem in filter(None, map(players.name_problem, names))
@@ -109,7 +113,13 @@ def add_game(
     problems += [scoring.Problem(problem, "teams") for problem in team_problems]
     if problems:
         raise scoring.Rejected(problems)
-    game = Game(mode=mode, target=target, first_dealer=first_dealer, rematch_of_id=rematch_of_id)
+    game = Game(
+        mode=mode,
+        target=target,
+        first_dealer=first_dealer,
+        rematch_of_id=rematch_of_id,
+        hand_limit=hands,
+    )
     seated: list[Player] = players.find_or_add(session, names)
     game.seats = [Seat(position=position, player=player) for position, player in enumerate(seated)]
     game.teams = [
@@ -135,6 +145,7 @@ def rematch(session: DbSession, game_id: int) -> Game:
         finished.state.dealer,
         rematch_of_id=game.id,
         team_names=_team_names(game),
+        hands=game.hand_limit,
     )
 
 
