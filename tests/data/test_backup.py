@@ -543,7 +543,7 @@ HELD = {
     "players": {"id", "name", "name_key", "created_at", "archived_at"},
     "games": {
         *("id", "mode", "target", "first_dealer", "deck_copies", "blanks", "blank_value"),
-        *("created_at", "updated_at", "finished_at", "version", "rematch_of_id"),
+        *("created_at", "updated_at", "finished_at", "version", "rematch_of_id", "hand_limit"),
     },
     "seats": {"id", "game_id", "player_id", "position"},
     "teams": {"id", "game_id", "side", "name"},
