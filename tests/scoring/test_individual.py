@@ -137,10 +137,11 @@ def test_challenge_has_no_hand_limit():
 # Properties ---------------------------------------------------------------------------------------
 
 POINTS = st.integers(min_value=0, max_value=120)
+ANY_LENGTH = st.integers(min_value=0, max_value=INDIVIDUAL_HANDS)
 
 
 @st.composite
-def individual_hands(draw, length=st.integers(min_value=0, max_value=INDIVIDUAL_HANDS)):
+def individual_hands(draw, length=ANY_LENGTH):
     return [
         others(draw(st.integers(0, 3)), draw(POINTS), draw(POINTS), draw(POINTS))
         for _ in range(draw(length))
