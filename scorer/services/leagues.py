@@ -369,8 +369,13 @@ def _results(
         found = sides.get(fixture.id)
         if not found or set(found) != {0, 1}:
             continue
-        (home_score, home_won), (away_score, _) = found[0], found[1]
+        (home_score, home_won), (away_score, away_won) = found[0], found[1]
         results[fixture.id] = tables.FixtureResult(
-            fixture.home_team_id, fixture.away_team_id, home_score, away_score, bool(home_won)
+            fixture.home_team_id,
+            fixture.away_team_id,
+            home_score,
+            away_score,
+            bool(home_won),
+            shared=bool(home_won and away_won),
         )
     return results
