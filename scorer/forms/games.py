@@ -23,11 +23,14 @@ MODE_LABELS = {
     Mode.STANDARD: "Standard",
     Mode.PARTNERS: "Partners",
     Mode.CHALLENGE: "Challenge",
+    Mode.INDIVIDUAL: "Individual",
 }
 MODE_HINTS = {
     Mode.STANDARD: "Who goes out scores everyone's cards. First to the target wins.",
     Mode.PARTNERS: "Partners sit opposite and score together. First team to the target wins.",
     Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
+    Mode.INDIVIDUAL: "Four players, 12 hands, a score against each other player. "
+    "Most hands won wins.",
 }
 # Partners teams are shown as Team A, Team B… in the order of their sides.
 TEAM_LETTERS = string.ascii_uppercase
@@ -53,7 +56,9 @@ class SetupForm(FlaskForm):
         default=Mode.STANDARD.value,
         validate_choice=False,
         validators=[
-            AnyOf([mode.value for mode in Mode], "Choose Standard, Partners or Challenge.")
+            AnyOf(
+                [mode.value for mode in Mode], "Choose Standard, Partners, Challenge or Individual."
+            )
         ],
     )
     players = FieldList(HiddenField(), label="Players")

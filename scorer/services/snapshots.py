@@ -114,6 +114,12 @@ class GameSnapshot:
         return tuple(self.state.sides[index] for index in self.state.shared)
 
     @property
+    def sharer_names(self) -> str:
+        """Who shares the win, as "Ann and Bob" (or "Ann, Bob and Cat")."""
+        names = [self.side_name(side) for side in self.sharers]
+        return " and ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
+
+    @property
     def leader(self) -> scoring.SideState:
         return self.state.ranking()[0]
 
