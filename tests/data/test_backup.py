@@ -425,7 +425,7 @@ BROKEN = {
     ),
     "an unknown mode": (
         broken(lambda d: d["games"][0].update(mode="speed")),
-        r"games\[0\]\.mode: expected standard, partners or challenge, found 'speed'",
+        r"games\[0\]\.mode: expected standard, partners, challenge or individual, found 'speed'",
     ),
     "a team in a standard game": (
         broken(lambda d: d["games"][0].update(teams=[{"side": 0, "name": "Sharks"}])),

@@ -20,10 +20,10 @@ depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('hand_limit', sa.Integer(), nullable=True))
+    op.add_column('games', sa.Column('hand_limit', sa.Integer(), nullable=True))
 
 
 def downgrade():
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.drop_column('hand_limit')
+    # Not in batch mode: copying the games table would drop it, and with it (by their cascading
+    # foreign keys) every seat and hand on SQLite, which has dropped columns in place since 3.35.
+    op.drop_column('games', 'hand_limit')
