@@ -727,3 +727,24 @@ def test_an_export_is_what_the_declared_format_reads(session):
     assert read.model_dump(mode="json") == data
     assert read.players[0].created_at.tzinfo is None  # stored as UTC without a zone
     assert Backup.model_json_schema()["required"] == ["players", "games"]
+
+
+def test_games_of_fixed_length_keep_their_length_through_a_backup(app, other_app):
+    with app.app_context():
+        individual = games.create_game(db.session, "individual", ["Ann", "Bob", "Cat", "Dan"])
+        record(db.session, individual, 0, {1: 5, 2: 6, 3: 7})
+        eights = leagues.create_league(db.session, "Eights", 200, "rotation")
+        season = leagues.add_rotation_season(db.session, eights.id, NAMES[:8])
+        fixture = leagues.load_season(db.session, eights.id, season.number).fixtures[0].fixture
+        rotation_game = leagues.start_fixture(db.session, fixture.id)
+        data = json.loads(json.dumps(backup.export_all(db.session)))
+        limits = {game.id: game.hand_limit for game in db.session.scalars(sa.select(Game))}
+        db.session.remove()
+    assert limits == {individual.id: 12, rotation_game.id: 2}
+    assert [game["hand_limit"] for game in data["games"]] == [12, 2]
+
+    with other_app.app_context():
+        backup.import_all(db.session, data)
+        restored = {game.id: game.hand_limit for game in db.session.scalars(sa.select(Game))}
+        assert restored == limits
+        db.session.remove()
