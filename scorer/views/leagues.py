@@ -11,6 +11,8 @@ from ..services import leagues, players
 from .htmx import render, see_other
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
+# The league pages say how long a rotation fixture lasts.
+bp.add_app_template_global(leagues.ROTATION_FIXTURE_HANDS, "rotation_fixture_hands")
 
 
 @bp.get("/")

@@ -47,3 +47,18 @@ def test_other_modes_have_no_head_to_head_table(client, new_game):
     page = parse(client.get(f"/games/{new_game(['Ann', 'Bob', 'Cat', 'Dan'], mode='partners')}"))
     assert page.find(class_="head-to-head") is None
     assert "Partners to 500" in page.find("h1").text
+
+
+def test_the_home_page_lists_individual_games_by_length_and_a_shared_win(client, new_game, play):
+    shared = new_game(["Ann", "Bob", "Cat", "Dan"], mode="individual")
+    for went_out in [0, 1] * 4 + [2, 2, 3, 3]:
+        play(shared, went_out, others(went_out))
+    playing = new_game(["Eve", "Fay", "Gus", "Hal"], mode="individual")
+    play(playing, 1, others(1, 5))
+    page = parse(client.get("/"))
+    links = {
+        link.find(class_="game-names").text: link.find(class_="game-meta").text
+        for link in page.find_all("a", class_="game-link")
+    }
+    assert links["Eve, Fay, Gus, Hal"].startswith("Individual · 12 hands · hand 2 · Fay leads")
+    assert links["Ann and Bob shared the win"] == "Individual · 12 hands · Ann, Bob, Cat, Dan"
