@@ -11,8 +11,12 @@ from ..services import leagues, players
 from .htmx import render, see_other
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
-# The league pages say how long a rotation fixture lasts.
-bp.add_app_template_global(leagues.ROTATION_FIXTURE_HANDS, "rotation_fixture_hands")
+
+
+@bp.context_processor
+def rotation_length() -> dict[str, int]:
+    """The league pages say how many hands a rotation fixture lasts."""
+    return {"rotation_fixture_hands": leagues.ROTATION_FIXTURE_HANDS}
 
 
 @bp.get("/")
