@@ -62,3 +62,12 @@ def test_the_home_page_lists_individual_games_by_length_and_a_shared_win(client,
     }
     assert links["Eve, Fay, Gus, Hal"].startswith("Individual · 12 hands · hand 2 · Fay leads")
     assert links["Ann and Bob shared the win"] == "Individual · 12 hands · Ann, Bob, Cat, Dan"
+
+
+def test_the_chart_of_a_game_of_fixed_length_draws_no_target(client, new_game, play):
+    game_id = new_game(["Ann", "Bob", "Cat", "Dan"], mode="individual")
+    play(game_id, 1, others(1, 5))
+    chart = client.get(f"/games/{game_id}/chart.svg").get_data(as_text=True)
+    assert "Bob" in chart and "Target" not in chart
+    page = parse(client.get(f"/games/{game_id}"))
+    assert "target" not in page.find(id="chart").find("img").attrs["alt"]
