@@ -84,8 +84,13 @@ def render(chart) -> bytes:
     return SCRIPT.sub(b"", chart.render())
 
 
-def score_lines(lines: Sequence[tuple[str, Sequence[int]]], target: int, title: str = "") -> bytes:
-    """Score after each hand (hand 0 is the start), a line per player or team, and the target."""
+def score_lines(
+    lines: Sequence[tuple[str, Sequence[int]]], target: int | None, title: str = ""
+) -> bytes:
+    """Score after each hand (hand 0 is the start), a line per player or team, and the target.
+
+    A game of fixed length has no target (None), and no target line.
+    """
     hands = max((len(points) for _name, points in lines), default=1)
     chart = pygal.Line(
         **_config(
@@ -107,12 +112,13 @@ def score_lines(lines: Sequence[tuple[str, Sequence[int]]], target: int, title: 
     chart.x_labels = [str(number) for number in range(hands)]
     for name, points in lines:
         chart.add(name, list(points))
-    chart.add(
-        f"Target {target}",
-        [target] * hands,
-        show_dots=False,
-        stroke_style={"width": 2, "dasharray": "6, 6"},
-    )
+    if target is not None:
+        chart.add(
+            f"Target {target}",
+            [target] * hands,
+            show_dots=False,
+            stroke_style={"width": 2, "dasharray": "6, 6"},
+        )
     return render(chart)
 
 

@@ -45,6 +45,8 @@ class Game(Model):
     deck_copies: Mapped[int] = mapped_column(default=1, server_default="1")
     blanks: Mapped[int] = mapped_column(default=4, server_default="4")
     blank_value: Mapped[int] = mapped_column(default=50, server_default="50")
+    # Hands a game of fixed length lasts (it then ends whatever the target); None: to the target.
+    hand_limit: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]

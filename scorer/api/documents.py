@@ -20,6 +20,10 @@ def game_document(view: GameSnapshot) -> schemas.Game:
     names = view.names
     partners = state.rules.mode is scoring.Mode.PARTNERS
     winner = view.winner
+    hands_won = [0] * state.rules.players
+    for hand in state.hands:
+        hands_won[hand.went_out] += 1
+    against = scoring.head_to_head(state) if state.rules.mode is scoring.Mode.INDIVIDUAL else None
     return schemas.Game(
         id=view.game.id,
         mode=state.rules.mode.value,
@@ -30,10 +34,12 @@ def game_document(view: GameSnapshot) -> schemas.Game:
             blank_value=state.rules.deck.blank_value,
         ),
         status="finished" if state.finished else "in_progress",
+        hand_limit=state.rules.hands,
         winner=None if winner is None else _winner(view, winner),
+        shared=[_winner(view, side) for side in view.sharers],
         dealer=names[state.dealer],
         hand_count=len(state.hands),
-        players=[_player(view, seat, partners) for seat in view.game.seats],
+        players=[_player(view, seat, partners, hands_won, against) for seat in view.game.seats],
         teams=[
             schemas.Team(
                 name=view.side_name(side),
@@ -57,8 +63,15 @@ def game_document(view: GameSnapshot) -> schemas.Game:
     )
 
 
-def _player(view: GameSnapshot, seat: Seat, partners: bool) -> schemas.GamePlayer:
+def _player(
+    view: GameSnapshot,
+    seat: Seat,
+    partners: bool,
+    hands_won: list[int],
+    against: tuple[tuple[int, ...], ...] | None,
+) -> schemas.GamePlayer:
     side = view.state.side_of(seat.position)
+    ids = [other.player_id for other in view.game.seats]
     return schemas.GamePlayer(
         id=seat.player_id,
         name=seat.player.name,
@@ -67,6 +80,14 @@ def _player(view: GameSnapshot, seat: Seat, partners: bool) -> schemas.GamePlaye
         to_target=side.to_target,
         eliminated=side.eliminated,
         team=view.side_name(side) if partners else None,
+        hands_won=hands_won[seat.position],
+        against=None
+        if against is None
+        else {
+            str(ids[other]): points
+            for other, points in enumerate(against[seat.position])
+            if other != seat.position
+        },
     )
 
 

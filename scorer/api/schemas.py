@@ -208,6 +208,12 @@ class GamePlayer(Document):
     to_target: Whole = Field(description="Target minus score, never below 0.")
     eliminated: bool
     team: str | None
+    hands_won: Whole = Field(description="Hands this player went out in.")
+    against: dict[str, Whole] | None = Field(
+        description="Individual play only (else null): the points this player has scored against "
+        "each other player, by that player's id.",
+        json_schema_extra={"propertyNames": {"pattern": "^[1-9][0-9]*$"}},
+    )
 
 
 class Team(Document):
@@ -249,7 +255,14 @@ class Game(Document):
     target: Annotated[int, Field(ge=1)]
     deck: Deck
     status: Literal["in_progress", "finished"]
-    winner: Winner | None
+    hand_limit: Annotated[int, Field(ge=1)] | None = Field(
+        description="Hands a game of fixed length lasts (individual play: 12); null for a game "
+        "played to its target."
+    )
+    winner: Winner | None = Field(description="Null before the end, or when the win is shared.")
+    shared: list[Winner] = Field(
+        description="Who shares the win of a game of fixed length that ended level; else empty."
+    )
     dealer: str = Field(description="Who deals the next hand.")
     hand_count: Whole
     players: list[GamePlayer]

@@ -35,11 +35,14 @@ MODE_LABELS = {
     Mode.STANDARD: "Standard",
     Mode.PARTNERS: "Partners",
     Mode.CHALLENGE: "Challenge",
+    Mode.INDIVIDUAL: "Individual",
 }
 MODE_HINTS = {
     Mode.STANDARD: "Who goes out scores everyone's cards. First to the target wins.",
     Mode.PARTNERS: "Partners sit opposite and score together. First team to the target wins.",
     Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
+    Mode.INDIVIDUAL: "Four players, 12 hands, a score against each other player. "
+    "Most hands won wins.",
 }
 # A seat tap (up, remove, dealer) that names no seat: only a forged or stale post sends one.
 NO_SUCH_SEAT = "No player sits there. Nothing was changed."
@@ -73,7 +76,9 @@ class SetupForm(FlaskForm):
         default=Mode.STANDARD.value,
         validate_choice=False,
         validators=[
-            AnyOf([mode.value for mode in Mode], "Choose Standard, Partners or Challenge.")
+            AnyOf(
+                [mode.value for mode in Mode], "Choose Standard, Partners, Challenge or Individual."
+            )
         ],
     )
     players = IndexedList(HiddenField(), label="Players")

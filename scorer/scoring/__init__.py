@@ -22,6 +22,9 @@ from .cards import (
 )
 from .game import (
     DEFAULT_TARGET,
+    INDIVIDUAL_HANDS,
+    INDIVIDUAL_PLAYERS,
+    MAX_HANDS,
     MAX_PLAYERS,
     MAX_TARGET,
     MIN_PLAYERS,
@@ -41,6 +44,7 @@ from .game import (
     replay,
     setup_problems,
 )
+from .individual import head_to_head
 
 __all__ = [
     "ACTION_CARDS",
@@ -55,6 +59,9 @@ __all__ = [
     "DEFAULT_TARGET",
     "DIGITS",
     "MAX_BLANK_VALUE",
+    "INDIVIDUAL_HANDS",
+    "INDIVIDUAL_PLAYERS",
+    "MAX_HANDS",
     "MAX_PLAYERS",
     "MAX_TARGET",
     "MIN_PLAYERS",
@@ -73,6 +80,7 @@ __all__ = [
     "deck_overflows",
     "deck_problems",
     "hand_problems",
+    "head_to_head",
     "new_game",
     "play",
     "replay",

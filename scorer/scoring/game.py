@@ -1,9 +1,13 @@
-"""Scoring a game from its hands: standard, partners and Challenge UNO (RULES.md).
+"""Scoring a game from its hands: standard, partners, Challenge UNO and individual play (RULES.md).
 
 Seats are numbered 0..n-1 round the table; the deal passes to the next seat after every hand. Points
 are whole numbers. A *side* is what scores together: one player in standard and Challenge games, two
 partners seated opposite in a partners game. Everything here is derived from the rules of the game
 and its hands, so replaying the same hands always gives the same state.
+
+A game of fixed length (`Rules.hands`) ends after that many hands instead of at the target; the
+best side then wins, or the sides level at the top share the win. Individual play is always such a
+game: four players, twelve hands, most hands won first, then most points (RULES.md).
 """
 
 from __future__ import annotations
@@ -25,6 +29,10 @@ from .cards import (
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 MIN_PARTNERS_PLAYERS = 4
+INDIVIDUAL_PLAYERS = 4
+INDIVIDUAL_HANDS = 12
+# A fixed-length game longer than this is a typing mistake (an evening is rarely 50 hands).
+MAX_HANDS = 500
 DEFAULT_TARGET = 500
 # Far beyond any real game (two whole decks with blanks worth 500 are 6,480 points), and well
 # inside a database integer.
@@ -35,6 +43,7 @@ class Mode(StrEnum):
     STANDARD = "standard"
     PARTNERS = "partners"
     CHALLENGE = "challenge"
+    INDIVIDUAL = "individual"
 
 
 @dataclass(frozen=True)
@@ -57,21 +66,30 @@ class Rejected(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """How one game is played: mode, number of seats, target, who deals first, which deck."""
+    """How one game is played: mode, number of seats, target, who deals first, which deck.
+
+    `hands`, when set, makes the game one of fixed length: it ends after that many hands, whatever
+    the scores. Individual play has 12 unless told otherwise.
+    """
 
     mode: Mode
     players: int
     target: int = DEFAULT_TARGET
     first_dealer: int = 0
     deck: Deck = field(default_factory=Deck)
+    hands: int | None = None
 
     def __post_init__(self) -> None:
-        problems = setup_problems(self.mode, self.players, self.target, self.first_dealer)
+        problems = setup_problems(
+            self.mode, self.players, self.target, self.first_dealer, self.hands
+        )
         if problems:
             raise Rejected(problems)
         # A mode given as text (from a form or a database column) must still select its scoring,
         # which is chosen by identity (`is Mode.PARTNERS`).
         object.__setattr__(self, "mode", Mode(self.mode))
+        if self.mode is Mode.INDIVIDUAL and self.hands is None:
+            object.__setattr__(self, "hands", INDIVIDUAL_HANDS)
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -94,7 +112,9 @@ class Rules:
         return tuple(range(self.players))
 
 
-def setup_problems(mode: Mode | str, players: int, target: int, first_dealer: int) -> list[Problem]:
+def setup_problems(
+    mode: Mode | str, players: int, target: int, first_dealer: int, hands: int | None = None
+) -> list[Problem]:
     """Everything wrong with a game setup, for showing next to the fields."""
     problems = []
     if mode not in tuple(Mode):
@@ -108,6 +128,20 @@ def setup_problems(mode: Mode | str, players: int, target: int, first_dealer: in
                 "players",
             )
         )
+    elif mode == Mode.INDIVIDUAL and players != INDIVIDUAL_PLAYERS:
+        problems.append(
+            Problem(f"Individual play is for exactly {INDIVIDUAL_PLAYERS} players.", "players")
+        )
+    if hands is not None:
+        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
+            problems.append(Problem(f"A game can last 1 to {MAX_HANDS} hands.", "hands"))
+        elif mode == Mode.CHALLENGE:
+            problems.append(
+                Problem(
+                    "Challenge UNO ends when one player is left, not after a number of hands.",
+                    "hands",
+                )
+            )
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         problems.append(Problem("The target must be a whole number of points above 0.", "target"))
     elif target > MAX_TARGET:
@@ -196,10 +230,17 @@ class GameState:
     hands: tuple[HandResult, ...]
     dealer: int
     winner: int | None
+    # The sides that share the win of a fixed-length game ended level (then `winner` is None).
+    shared: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or bool(self.shared)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Side indices of the winner, or of everyone who shares the win; empty before the end."""
+        return self.shared if self.winner is None else (self.winner,)
 
     @property
     def next_hand_number(self) -> int:
@@ -235,6 +276,8 @@ class GameState:
                     ),
                 )
             )
+        if self.rules.mode is Mode.INDIVIDUAL:
+            return tuple(sorted(self.sides, key=lambda s: (-s.hands_won, -s.score, s.index)))
         return tuple(sorted(self.sides, key=lambda s: (-s.score, -s.hands_won, s.index)))
 
 
@@ -366,7 +409,15 @@ def play(state: GameState, hand: Hand) -> GameState:
         )
 
     winner: int | None = None
-    if rules.mode is Mode.CHALLENGE:
+    shared: tuple[int, ...] = ()
+    if rules.hands is not None:
+        if number >= rules.hands:
+            best = _best_sides(rules, sides)
+            if len(best) == 1:
+                winner = best[0]
+            else:
+                shared = best
+    elif rules.mode is Mode.CHALLENGE:
         standing = [side.index for side in sides if not side.eliminated]
         if len(standing) == 1:
             winner = standing[0]
@@ -376,7 +427,20 @@ def play(state: GameState, hand: Hand) -> GameState:
     result = HandResult(number, state.dealer, hand.went_out, counted, gain, tuple(newly_out))
     sides_after = tuple(sides)
     dealer = _next_dealer(rules, sides_after, state.dealer)
-    return GameState(rules, sides_after, state.hands + (result,), dealer, winner)
+    return GameState(rules, sides_after, state.hands + (result,), dealer, winner, shared)
+
+
+def _best_sides(rules: Rules, sides: Sequence[SideState]) -> tuple[int, ...]:
+    """The sides level at the top when a fixed-length game ends: most points, in individual play
+    most hands won and then most points."""
+
+    def key(side: SideState) -> tuple[int, ...]:
+        if rules.mode is Mode.INDIVIDUAL:
+            return (side.hands_won, side.score)
+        return (side.score,)
+
+    top = max(key(side) for side in sides)
+    return tuple(side.index for side in sides if key(side) == top)
 
 
 def _next_dealer(rules: Rules, sides: tuple[SideState, ...], dealer: int) -> int:

@@ -68,13 +68,21 @@ def rotation(players: Sequence[T]) -> list[list[tuple[tuple[T, T], tuple[T, T]]]
 
 @dataclass(frozen=True)
 class FixtureResult(Generic[T]):
-    """A played fixture: the final score of each team and whether the home team won."""
+    """A played fixture: the final score of each team and whether the home team won.
+
+    `shared`: a fixture of fixed length ended level, and each team counts the win (RULES.md).
+    """
 
     home: T
     away: T
     home_score: int
     away_score: int
     home_won: bool
+    shared: bool = False
+
+    @property
+    def away_won(self) -> bool:
+        return self.shared or not self.home_won
 
     @property
     def winner(self) -> T:
@@ -116,7 +124,7 @@ def league_table(
         rows.setdefault(result.home, TableRow(result.home))
         rows.setdefault(result.away, TableRow(result.away))
         rows[result.home].add(result.home_score, result.away_score, result.home_won)
-        rows[result.away].add(result.away_score, result.home_score, not result.home_won)
+        rows[result.away].add(result.away_score, result.home_score, result.away_won)
 
     ordered: list[TableRow[T]] = []
     for level in _levels(rows.values()):
@@ -151,7 +159,7 @@ def individual_table(
     for result in results:
         for team, scored, conceded, won in (
             (result.home, result.home_score, result.away_score, result.home_won),
-            (result.away, result.away_score, result.home_score, not result.home_won),
+            (result.away, result.away_score, result.home_score, result.away_won),
         ):
             for player in members[team]:
                 rows.setdefault(player, TableRow(player)).add(scored, conceded, won)

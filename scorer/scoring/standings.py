@@ -3,7 +3,10 @@
 Places are 1-based and shared by a tie ("competition ranking": 1, 2, 2, 4). In a standard game the
 winner is first and the other sides follow by final score; in a partners game the same, per team;
 in Challenge UNO the survivor is first and the others follow in reverse order of elimination,
-sides eliminated in the same hand sharing a place (RULES.md). Points are whole card points.
+sides eliminated in the same hand sharing a place (RULES.md). In a game of fixed length the
+winners come first, the others in the order the game ranks them (individual play: hands won, then
+points). Everyone who shares a win is placed first and counts it as a win. Points are whole card
+points.
 """
 
 from __future__ import annotations
@@ -62,7 +65,12 @@ def places(state: GameState) -> tuple[int, ...]:
             for side in state.sides
         }
         return competition_ranks([outlasted[side.index] for side in state.sides])
-    return competition_ranks([(side.index != state.winner, -side.score) for side in state.sides])
+    winners = state.winners
+    if state.rules.mode is Mode.INDIVIDUAL:
+        return competition_ranks(
+            [(side.index not in winners, -side.hands_won, -side.score) for side in state.sides]
+        )
+    return competition_ranks([(side.index not in winners, -side.score) for side in state.sides])
 
 
 def competition_ranks(keys: Sequence[tuple]) -> tuple[int, ...]:
@@ -91,7 +99,7 @@ def seat_results(state: GameState) -> tuple[SeatResult, ...]:
                 seat=seat,
                 side=side,
                 place=placed[side],
-                won=side == state.winner,
+                won=side in state.winners,
                 score=state.sides[side].score,
                 hands_won=hands_won[seat],
                 points_won=points_won[seat],

@@ -229,6 +229,8 @@ class GameEntry(Entry):
     deck_copies: Annotated[Whole, _deck("copies")] = scoring.DEFAULT_DECK.copies
     blanks: Annotated[Whole, _deck("blanks")] = scoring.DEFAULT_DECK.blanks
     blank_value: Annotated[Whole, _deck("blank_value")] = scoring.DEFAULT_DECK.blank_value
+    # Absent from backups made before games of fixed length: those all went to their target.
+    hand_limit: Positive | None = None
     created_at: Moment
     updated_at: Moment
     finished_at: Moment | None

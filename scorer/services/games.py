@@ -69,15 +69,27 @@ def create_game(
     rematch_of_id: int | None = None,
     team_names: Sequence[str] = (),
     deck: scoring.Deck = scoring.DEFAULT_DECK,
+    hands: int | None = None,
 ) -> Game:
     """Start a game with `names` in seat order; new names join the roster.
 
     `team_names` name the partners teams in order (seat i with seat i + n/2); blank ones keep the
-    players' names. `deck` is the deck the table plays with.
+    players' names. `deck` is the deck the table plays with; `hands` makes it a game of fixed
+    length (individual play: 12 when not given).
     """
     # A name another game adds at the same moment is shared, not a conflict: see find_or_add.
     with in_transaction(session):
-        return add_game(session, mode, names, target, first_dealer, rematch_of_id, team_names, deck)
+        return add_game(
+            session,
+            mode,
+            names,
+            target,
+            first_dealer,
+            rematch_of_id,
+            team_names,
+            deck=deck,
+            hands=hands,
+        )
 
 
 def add_game(
@@ -89,9 +101,12 @@ def add_game(
     rematch_of_id: int | None = None,
     team_names: Sequence[str] = (),
     deck: scoring.Deck = scoring.DEFAULT_DECK,
+    hands: int | None = None,
 ) -> Game:
     """create_game's checks and new game, in the caller's transaction, which commits it."""
-    problems = scoring.setup_problems(mode, len(names), target, first_dealer)
+    if hands is None and mode == scoring.Mode.INDIVIDUAL:
+        hands = scoring.INDIVIDUAL_HANDS
+    problems = scoring.setup_problems(mode, len(names), target, first_dealer, hands)
     problems += scoring.deck_problems(deck)
     problems += [
         scoring.Problem(problem, "players")
@@ -111,6 +126,7 @@ def add_game(
         deck_copies=deck.copies,
         blanks=deck.blanks,
         blank_value=deck.blank_value,
+        hand_limit=hands,
     )
     seated: list[Player] = players.find_or_add(session, names)
     game.seats = [Seat(position=position, player=player) for position, player in enumerate(seated)]
@@ -138,6 +154,7 @@ def rematch(session: DbSession, game_id: int) -> Game:
         rematch_of_id=game.id,
         team_names=_team_names(game),
         deck=finished.state.rules.deck,
+        hands=game.hand_limit,
     )
 
 

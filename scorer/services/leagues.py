@@ -6,7 +6,10 @@ finished games, so a result counts as soon as the hand that ends the game is sav
 corrected when a hand is edited.
 
 The official eight-player format is a league of format "rotation": a season takes eight players,
-pairs each with every other once (28 pairs, stored as teams) and plays 7 rounds at two tables.
+pairs each with every other once (28 pairs, stored as teams) and plays 7 rounds at two tables. Each
+of its fixtures is a partners game of fixed length, 2 hands (7 rounds × 2 tables × 2 hands = the
+sheet's 28 hands), not a game to the league's target; players are ranked by the points their
+partnerships won.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from .errors import Conflict, NotFound
 from .transactions import in_transaction, lock_fixture
 
 FORMATS = {"teams": "Teams of two", "rotation": "Eight players, rotating partners"}
+# Hands each table plays per round of the eight-player format (RULES.md).
+ROTATION_FIXTURE_HANDS = 2
 LEGS = {1: "Once", 2: "Twice (home and away)"}
 
 
@@ -285,7 +290,11 @@ def load_season(session: DbSession, league_id: int, number: int) -> SeasonSnapsh
 
 
 def start_fixture(session: DbSession, fixture_id: int) -> Game:
-    """The fixture's partners game: started now, or the one already started (on another phone)."""
+    """The fixture's partners game: started now, or the one already started (on another phone).
+
+    A rotation fixture's game lasts ROTATION_FIXTURE_HANDS hands; a team fixture's goes to the
+    league's target.
+    """
     if not 0 < fixture_id <= ID_MAX:
         raise NotFound("There is no such fixture.")
     with in_transaction(session):
@@ -312,12 +321,14 @@ def _start_fixture(session: DbSession, fixture_id: int) -> Game:
         return fixture.game
     home, away = fixture.home, fixture.away
     seated = [home.first_player, away.first_player, home.second_player, away.second_player]
+    league = fixture.season.league
     game = games.add_game(
         session,
         Mode.PARTNERS.value,
         [player.name for player in seated],
-        fixture.season.league.target,
+        league.target,
         team_names=[home.name or "", away.name or ""],
+        hands=ROTATION_FIXTURE_HANDS if league.format == "rotation" else None,
     )
     fixture.game = game
     return game
@@ -358,8 +369,13 @@ def _results(
         found = sides.get(fixture.id)
         if not found or set(found) != {0, 1}:
             continue
-        (home_score, home_won), (away_score, _) = found[0], found[1]
+        (home_score, home_won), (away_score, away_won) = found[0], found[1]
         results[fixture.id] = tables.FixtureResult(
-            fixture.home_team_id, fixture.away_team_id, home_score, away_score, bool(home_won)
+            fixture.home_team_id,
+            fixture.away_team_id,
+            home_score,
+            away_score,
+            bool(home_won),
+            shared=bool(home_won and away_won),
         )
     return results

@@ -109,6 +109,17 @@ class GameSnapshot:
         return None if self.state.winner is None else self.state.sides[self.state.winner]
 
     @property
+    def sharers(self) -> tuple[scoring.SideState, ...]:
+        """The sides that share the win of a game of fixed length ended level; else empty."""
+        return tuple(self.state.sides[index] for index in self.state.shared)
+
+    @property
+    def sharer_names(self) -> str:
+        """Who shares the win, as "Ann and Bob" (or "Ann, Bob and Cat")."""
+        names = [self.side_name(side) for side in self.sharers]
+        return " and ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
+
+    @property
     def leader(self) -> scoring.SideState:
         return self.state.ranking()[0]
 
@@ -116,7 +127,12 @@ class GameSnapshot:
 def rules_of(game: Game) -> scoring.Rules:
     deck = scoring.Deck(copies=game.deck_copies, blanks=game.blanks, blank_value=game.blank_value)
     return scoring.Rules(
-        scoring.Mode(game.mode), len(game.seats), game.target, game.first_dealer, deck
+        scoring.Mode(game.mode),
+        len(game.seats),
+        game.target,
+        game.first_dealer,
+        deck,
+        game.hand_limit,
     )
 
 

@@ -20,7 +20,8 @@ def game(game_id: int) -> Response:
     view = games.load_game(db.session, game_id)
     lines = score_lines(view.state)
     named = [(view.side_name(side), lines[side.index]) for side in view.state.sides]
-    response = _svg(charts.score_lines(named, view.game.target))
+    target = view.game.target if view.state.rules.hands is None else None
+    response = _svg(charts.score_lines(named, target))
     if request.args.get("v") == str(view.game.version):
         # The page asks for ?v=<the game's version>, and every change makes a new version: this
         # address always means this picture, so a phone keeps it. Any other address (none, an old

@@ -13,11 +13,13 @@ from .. import access
 from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
-from ..scoring import MAX_BLANK_VALUE, Rejected
+from ..scoring import MAX_BLANK_VALUE, Rejected, head_to_head
 from ..services import games, players
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
+# The scoreboard of an individual game includes games/_head_to_head.html, which tabulates this.
+bp.add_app_template_global(head_to_head, "head_to_head")
 
 
 @bp.route("/new", methods=["GET", "POST"])

@@ -13,6 +13,12 @@ from .htmx import render, see_other
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
 
 
+@bp.context_processor
+def rotation_length() -> dict[str, int]:
+    """The league pages say how many hands a rotation fixture lasts."""
+    return {"rotation_fixture_hands": leagues.ROTATION_FIXTURE_HANDS}
+
+
 @bp.get("/")
 def index() -> str:
     return render_template("leagues/index.html", leagues=leagues.list_leagues(db.session))

@@ -426,7 +426,7 @@ BROKEN = {
     ),
     "an unknown mode": (
         broken(lambda d: d["games"][0].update(mode="speed")),
-        r"games\[0\]\.mode: expected standard, partners or challenge, found 'speed'",
+        r"games\[0\]\.mode: expected standard, partners, challenge or individual, found 'speed'",
     ),
     "a team in a standard game": (
         broken(lambda d: d["games"][0].update(teams=[{"side": 0, "name": "Sharks"}])),
@@ -544,7 +544,7 @@ HELD = {
     "players": {"id", "name", "name_key", "created_at", "archived_at"},
     "games": {
         *("id", "mode", "target", "first_dealer", "deck_copies", "blanks", "blank_value"),
-        *("created_at", "updated_at", "finished_at", "version", "rematch_of_id"),
+        *("created_at", "updated_at", "finished_at", "version", "rematch_of_id", "hand_limit"),
     },
     "seats": {"id", "game_id", "player_id", "position"},
     "teams": {"id", "game_id", "side", "name"},
@@ -1056,3 +1056,24 @@ def test_a_refusal_quotes_a_huge_value_only_in_part(session, change, message):
     with pytest.raises(BackupError, match=message) as refused:
         backup.import_all(session, broken(change))
     assert len(refused.value.message) < 200
+
+
+def test_games_of_fixed_length_keep_their_length_through_a_backup(app, other_app):
+    with app.app_context():
+        individual = games.create_game(db.session, "individual", ["Ann", "Bob", "Cat", "Dan"])
+        record(db.session, individual, 0, {1: 5, 2: 6, 3: 7})
+        eights = leagues.create_league(db.session, "Eights", 200, "rotation")
+        season = leagues.add_rotation_season(db.session, eights.id, NAMES[:8])
+        fixture = leagues.load_season(db.session, eights.id, season.number).fixtures[0].fixture
+        rotation_game = leagues.start_fixture(db.session, fixture.id)
+        data = json.loads(json.dumps(backup.export_all(db.session)))
+        limits = {game.id: game.hand_limit for game in db.session.scalars(sa.select(Game))}
+        db.session.remove()
+    assert limits == {individual.id: 12, rotation_game.id: 2}
+    assert [game["hand_limit"] for game in data["games"]] == [12, 2]
+
+    with other_app.app_context():
+        backup.import_all(db.session, data)
+        restored = {game.id: game.hand_limit for game in db.session.scalars(sa.select(Game))}
+        assert restored == limits
+        db.session.remove()

@@ -69,6 +69,8 @@ def rules_for(draw, modes=tuple(Mode)):
     mode = draw(st.sampled_from(modes))
     if mode is Mode.PARTNERS:
         players = draw(st.sampled_from([4, 6, 8, 10]))
+    elif mode is Mode.INDIVIDUAL:
+        players = 4
     else:
         players = draw(st.integers(2, 10))
     return Rules(

@@ -145,10 +145,11 @@ def test_the_eight_player_format_rotates_partners_and_totals_players(session):
         for team in (item.fixture.home, item.fixture.away):
             partners[frozenset((team.first_player.name, team.second_player.name))] += 1
     assert partners == {frozenset(pair): 1 for pair in combinations(names, 2)}
-    # Round 1 played: both tables won at home, with 50 points each.
+    # Round 1 played: both tables won at home, with 50 points each over their 2 hands.
     for item in view.rounds[0][1]:
         game = leagues.start_fixture(session, item.fixture.id)
-        play(session, game.id, home_wins=True, points=50)
+        play(session, game.id, home_wins=True, points=25)
+        play(session, game.id, home_wins=True, points=25)
     table = leagues.load_season(session, league.id, season.number).table
     assert [(row.played, row.won, row.points_for, row.points_against) for row in table] == [
         (1, 1, 50, 0)
@@ -161,3 +162,64 @@ def test_the_eight_player_format_rotates_partners_and_totals_players(session):
 def test_a_league_name_with_a_nul_is_refused_before_it_reaches_the_database(session):
     with pytest.raises(Rejected, match="League names cannot contain control characters"):
         leagues.create_league(session, "Club\x00", 500)
+
+
+@pytest.fixture
+def eights(session) -> tuple[int, list]:
+    """A rotation league's first season, its fixtures in order."""
+    league = leagues.create_league(session, "Eights", 50, "rotation")
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    season = leagues.add_rotation_season(session, league.id, names)
+    view = leagues.load_season(session, league.id, season.number)
+    return league.id, [item.fixture for item in view.fixtures]
+
+
+def test_a_rotation_fixture_ends_after_two_hands_not_at_the_target(session, eights):
+    league_id, fixtures = eights
+    game = leagues.start_fixture(session, fixtures[0].id)
+    assert game.hand_limit == leagues.ROTATION_FIXTURE_HANDS == 2
+    # 80 points is past the league's target of 50, but the fixture plays on.
+    after_one = record(session, game.id, 0, {1: 80, 3: 0})
+    assert not after_one.state.finished
+    after_two = record(session, game.id, 1, {0: 10, 2: 10})
+    assert after_two.state.finished and after_two.state.winner == 0
+    assert leagues.load_season(session, league_id, 1).fixtures[0].state == "played"
+
+
+def test_a_team_league_fixture_still_goes_to_the_target(session, club):
+    season = leagues.add_season(session, club)
+    fixture = leagues.load_season(session, club, season.number).fixtures[0].fixture
+    game = leagues.start_fixture(session, fixture.id)
+    assert game.hand_limit is None
+    assert record(session, game.id, 0, {1: 100, 3: 0}).state.finished
+
+
+def test_the_rotation_table_ranks_players_by_their_partnerships_points(session, eights):
+    league_id, fixtures = eights
+    first, second = fixtures[0], fixtures[1]
+    # Table 1: the away pair wins the fixture 30 to 20; table 2: home wins 90 to 0.
+    game = leagues.start_fixture(session, first.id)
+    record(session, game.id, 0, {1: 20, 3: 0})
+    record(session, game.id, 1, {0: 30, 2: 0})
+    game = leagues.start_fixture(session, second.id)
+    record(session, game.id, 0, {1: 45, 3: 0})
+    record(session, game.id, 2, {1: 45, 3: 0})
+    view = leagues.load_season(session, league_id, 1)
+    points = {view.names[row.entrant]: row.points_for for row in view.table}
+    expected = {}
+    for fixture, home_points, away_points in ((first, 20, 30), (second, 90, 0)):
+        for team, scored in ((fixture.home, home_points), (fixture.away, away_points)):
+            for player in (team.first_player, team.second_player):
+                expected[player.name] = scored
+    assert points == expected
+    assert [row.points_for for row in view.table] == [90, 90, 30, 30, 20, 20, 0, 0]
+
+
+def test_a_rotation_fixture_level_after_two_hands_is_a_win_for_both_pairs(session, eights):
+    league_id, fixtures = eights
+    game = leagues.start_fixture(session, fixtures[0].id)
+    record(session, game.id, 0, {1: 20, 3: 0})
+    view = record(session, game.id, 1, {0: 20, 2: 0})
+    assert view.state.winner is None and view.state.shared == (0, 1)
+    table = leagues.load_season(session, league_id, 1).table
+    assert [(row.played, row.won, row.points_for) for row in table] == [(1, 1, 20)] * 4

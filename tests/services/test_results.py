@@ -179,3 +179,27 @@ def test_the_upgrade_path_rates_games_finished_before_the_results_tables(app):
         assert_same_ratings(ratings(db.session), rated)
         assert db.session.get(RatingClock, 1).last_seq == 4
         db.session.remove()
+
+
+def test_a_shared_individual_win_is_a_win_for_each_sharer_and_a_tie_in_the_rating(session):
+    game = make_game(session, ["Ann", "Bob", "Cat", "Dan"], mode="individual")
+    # Ann and Bob win 4 hands each, 3 points a hand; Cat and Dan 2 each, Cat with more points.
+    for went_out in [0, 1] * 4 + [2, 2, 3, 3]:
+        others = [seat for seat in range(4) if seat != went_out]
+        record(session, game, went_out, dict.fromkeys(others, 2 if went_out == 2 else 1))
+    ann, bob, cat, dan = (seat.player_id for seat in game.seats)
+    assert stored(session) == [
+        (game.id, ann, 1, True, 12, 4, 12, 3),
+        (game.id, bob, 1, True, 12, 4, 12, 3),
+        (game.id, cat, 3, False, 12, 2, 12, 6),
+        (game.id, dan, 4, False, 6, 2, 6, 3),
+    ]
+    model = PlackettLuce()
+    rated = model.rate([[model.rating()] for _ in range(4)], ranks=[1, 1, 3, 4])
+    found = ratings(session)
+    for player, (rating,) in zip((ann, bob, cat, dan), rated, strict=True):
+        assert found[(game.id, player)][:2] == pytest.approx((rating.mu, rating.sigma), rel=1e-12)
+    # 13 hands are refused, so the shared result stands; rebuilding from the hands agrees.
+    before = stored(session)
+    results.rebuild_all(session)
+    assert stored(session) == before

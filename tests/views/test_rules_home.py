@@ -46,6 +46,7 @@ def test_games_in_progress_come_before_finished_ones(client, new_game, play):
         ("/rules/", "Standard game"),
         ("/rules/partners", "Partners"),
         ("/rules/challenge", "Challenge UNO"),
+        ("/rules/individual", "Individual play"),
     ],
 )
 def test_the_rules_of_each_mode(client, path, heading):
@@ -80,3 +81,14 @@ def test_an_unknown_page_is_a_friendly_404(client):
     response = client.get("/no/such/page")
     assert response.status_code == 404
     assert parse(response).find("h1").text == "There is no such page."
+
+
+def test_the_rules_say_how_individual_play_and_the_eight_player_rotation_end(client):
+    individual = " ".join(parse(client.get("/rules/individual")).text.split())
+    assert "lasts 12 hands" in individual
+    assert "the most points in total decide" in individual
+    assert "the win is shared" in individual
+    partners = " ".join(parse(client.get("/rules/partners")).text.split())
+    assert "28 hands" in partners and "7 rounds" in partners
+    assert "each table plays 2 hands" in partners
+    assert "ranked by the points their partnerships won" in partners

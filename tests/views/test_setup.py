@@ -251,11 +251,13 @@ def test_a_name_on_the_roster_is_reused_whatever_its_case(client, app, rows):
         (
             setup_data(["Ann", "Bob"], mode="poker"),
             "mode",
-            "Choose Standard, Partners or Challenge.",
+            "Choose Standard, Partners, Challenge or Individual.",
         ),
         (setup_data(["Ann", "Bob", "Cat"], mode="partners"), "new_name", "even number"),
         (setup_data(["A", "B", "C", "D", "E"], mode="partners"), "new_name", "even number"),
         (setup_data(["Ann", "Bob"], mode="partners"), "new_name", "even number"),
+        (setup_data(["A", "B", "C"], mode="individual"), "new_name", "exactly 4 players"),
+        (setup_data(["A", "B", "C", "D", "E"], mode="individual"), "new_name", "exactly 4"),
     ],
 )
 def test_a_bad_start_is_refused_next_to_the_field_and_saves_nothing(

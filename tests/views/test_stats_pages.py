@@ -233,3 +233,6 @@ def test_an_eight_player_league_draws_its_rotation_from_eight_names(client):
     season = parse(client.get(response.headers["Location"]))
     assert len(season.find_all("li", class_="fixture")) == 14
     assert len(season.find_all("h3", class_="round-title")) == 7
+    # A rotation fixture ends after its 2 hands, whatever the league's target.
+    assert "partners games of 2 hands" in season.text
+    assert "partners games of 2 hands" in parse(client.get(league)).text
