@@ -1,6 +1,6 @@
 """The page of an individual game: the head-to-head table, hands left, the end after 12 hands."""
 
-from markup import parse
+from document import parse
 
 
 def others(went_out: int, points: int = 1) -> dict[int, int]:
