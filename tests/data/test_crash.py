@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import http.client
 import os
-import re
 import signal
 import socket
 import sqlite3
@@ -19,13 +18,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from html import unescape
 from pathlib import Path
-from urllib.parse import urlencode
 
 import psutil
 import pytest
 import sqlalchemy as sa
+from form_client import FormClient
 
 from scorer import create_app
 from scorer.extensions import db
@@ -99,33 +97,11 @@ class Server:
         self.process = None
 
 
-class Phone:
-    """A browser of sorts: keeps the session cookie and sends the CSRF token from the last page."""
+class Phone(FormClient):
+    """A phone that starts games and records hands on the server under test."""
 
     def __init__(self, port: int):
-        self.port = port
-        self.cookie = ""
-        self.token = ""
-
-    def request(self, method: str, path: str, fields: dict | None = None) -> tuple[int, str, str]:
-        """(status, Location, body); follows nothing."""
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
-        try:
-            headers = {"Cookie": self.cookie} if self.cookie else {}
-            body = None
-            if fields is not None:
-                body = urlencode({**fields, "csrf_token": self.token})
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            text = response.read().decode()
-        finally:
-            connection.close()
-        if cookie := response.getheader("Set-Cookie"):
-            self.cookie = cookie.split(";", 1)[0]
-        if token := re.search(r'name="csrf_token"[^>]*value="([^"]+)"', text):
-            self.token = unescape(token.group(1))
-        return response.status, response.getheader("Location") or "", text
+        super().__init__(port, timeout=REQUEST_TIMEOUT)
 
     def start_game(self) -> int:
         self.request("GET", "/games/new")

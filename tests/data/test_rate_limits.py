@@ -7,22 +7,19 @@ of its own (RATELIMIT_KEY_PREFIX), so runs sharing one Redis do not count each o
 
 from __future__ import annotations
 
-import http.client
 import os
-import re
 import socket
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from html import unescape
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
 from flask_migrate import upgrade
+from form_client import FormClient
 
 from scorer import create_app
 from scorer.access import add_user, configure_limits
@@ -111,36 +108,16 @@ class Server:
         self.process = None
 
 
-class Browser:
-    """Keeps one server's session cookie and sends the CSRF token of the last page it read."""
+class Browser(FormClient):
+    """Signs in on one server, as a phone's browser would."""
 
     def __init__(self, server: Server):
-        self.port = server.port
-        self.cookie = ""
-        self.token = ""
-
-    def request(self, method: str, path: str, fields: dict | None = None) -> int:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        try:
-            headers = {"Cookie": self.cookie} if self.cookie else {}
-            body = None
-            if fields is not None:
-                body = urlencode({**fields, "csrf_token": self.token})
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            text = response.read().decode()
-        finally:
-            connection.close()
-        if cookie := response.getheader("Set-Cookie"):
-            self.cookie = cookie.split(";", 1)[0]
-        if token := re.search(r'name="csrf_token"[^>]*value="([^"]+)"', text):
-            self.token = unescape(token.group(1))
-        return response.status
+        super().__init__(server.port)
 
     def sign_in(self, password: str) -> int:
         self.request("GET", "/login")
-        return self.request("POST", "/login", {"name": "Owner", "password": password, "next": "/"})
+        fields = {"name": "Owner", "password": password, "next": "/"}
+        return self.request("POST", "/login", fields)[0]
 
 
 @pytest.fixture
