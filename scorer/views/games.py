@@ -14,7 +14,7 @@ from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
 from ..scoring import Rejected
-from ..services import games, players
+from ..services import cleanup, games, players
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -219,3 +219,27 @@ def _loopback(host: str) -> bool:
 def rematch(game_id: int) -> Response:
     game = games.rematch(db.session, game_id)
     return see_other(url_for("games.show", game_id=game.id))
+
+
+# Clearing clutter (see scorer.services.cleanup). Deleting asks first on a page of its own, so it
+# works without JavaScript; in owner mode scorer.access lets only signed-in users reach these.
+
+
+@bp.post("/<int:game_id>/abandon")
+def abandon(game_id: int) -> Response:
+    cleanup.abandon_game(db.session, game_id)
+    return see_other(url_for("games.show", game_id=game_id))
+
+
+@bp.post("/<int:game_id>/resume")
+def resume(game_id: int) -> Response:
+    cleanup.resume_game(db.session, game_id)
+    return see_other(url_for("games.show", game_id=game_id))
+
+
+@bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int) -> Response | str:
+    if request.method == "POST":
+        cleanup.delete_game(db.session, game_id)
+        return see_other(url_for("home.index"))
+    return render_template("games/delete.html", view=games.load_game(db.session, game_id))
