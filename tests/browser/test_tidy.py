@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from factories import make_game, record
 from flask import Flask
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from scorer.extensions import db
 from scorer.services import cleanup, leagues
@@ -59,7 +59,7 @@ def pages_with_ids(seeded: dict[str, int]) -> list[str]:
         f"/players/{player}",
         f"/players/{player}/rename",
         f"/players/{player}/merge",
-        f"/players/1/merge",
+        "/players/1/merge",
         f"/leagues/{league}",
         f"/leagues/{league}/seasons/1",
         "/standings/?period=all",
