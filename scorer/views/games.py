@@ -14,7 +14,7 @@ from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
 from ..scoring import Rejected
-from ..services import cleanup, games, players
+from ..services import cleanup, fixtures, games, players
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -64,7 +64,13 @@ def new() -> Response:
 @bp.get("/<int:game_id>")
 def show(game_id: int) -> Response:
     view = games.load_game(db.session, game_id)
-    return render("games/show.html", "games/_game.html", view=view, form=HandForm.for_game(view))
+    return render(
+        "games/show.html",
+        "games/_game.html",
+        view=view,
+        form=HandForm.for_game(view),
+        fixture=fixtures.place_of_game(db.session, game_id),
+    )
 
 
 @bp.get("/<int:game_id>/live")
@@ -217,7 +223,18 @@ def _loopback(host: str) -> bool:
 
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int) -> Response:
-    game = games.rematch(db.session, game_id)
+    # A fixture game is followed by the league's next fixture, a casual game by a rematch.
+    place = fixtures.place_of_game(db.session, game_id)
+    if place is None:
+        game = games.rematch(db.session, game_id)
+    else:
+        started = fixtures.play_next(db.session, game_id)
+        if started is None:
+            season = url_for(
+                "leagues.season", league_id=place.league_id, number=place.season_number
+            )
+            return see_other(season)
+        game = started
     return see_other(url_for("games.show", game_id=game.id))
 
 
