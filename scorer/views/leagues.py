@@ -55,7 +55,7 @@ def add_team(league_id: int) -> Response:
             typed = [("first", form.first.data or ""), ("second", form.second.data or "")]
             asked = newcomers.question(db.session, typed, confirmed)
             if asked is not None:
-                return _show(league_id, team_form=form, asking=(asked, confirmed))
+                return _show(league_id, team_form=form, asking=asked, confirmed=confirmed)
             leagues.register_team(
                 db.session,
                 league_id,
@@ -66,7 +66,7 @@ def add_team(league_id: int) -> Response:
             return see_other(url_for("leagues.show", league_id=league_id))
     except Rejected as rejected:
         form.attach(rejected.problems)
-    return _show(league_id, 422, team_form=form)
+    return _show(league_id, 422, team_form=form, confirmed=request.form.getlist(NEW_PLAYER))
 
 
 @bp.post("/<int:league_id>/seasons")
@@ -123,6 +123,7 @@ def _show(
     season_form=None,
     renaming=None,
     asking=None,
+    confirmed=(),
 ) -> Response:
     league = leagues.load_league(db.session, league_id)
     if season_form is None:
@@ -142,6 +143,7 @@ def _show(
         played_teams=league_teams.played_teams(db.session, league_id),
         rename_forms=_rename_forms(league, renaming),
         asking=asking,
+        confirmed=confirmed,
         new_player_field=NEW_PLAYER,
         team_name=leagues.team_name,
         members=leagues.members,
