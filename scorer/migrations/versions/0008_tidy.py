@@ -24,5 +24,7 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.drop_column('abandoned_at')
+    # Not in batch mode: copying the games table would drop the old one, and with it (through
+    # ON DELETE CASCADE) every seat, hand and result on SQLite, which has dropped columns in place
+    # since 3.35 (as 0003 does for players).
+    op.drop_column('games', 'abandoned_at')
