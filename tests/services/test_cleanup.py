@@ -6,8 +6,8 @@ import pytest
 import sqlalchemy as sa
 from factories import make_game, record
 
-from scorer.models import Game, GameResult, Hand
-from scorer.services import cleanup, games, results, standings
+from scorer.models import Fixture, Game, GameResult, Hand
+from scorer.services import cleanup, games, leagues, results, standings
 from scorer.services.errors import Conflict, NotFound
 
 
@@ -112,3 +112,21 @@ def test_a_missing_game_is_not_found(session):
             change(session, 999)
         with pytest.raises(NotFound):
             change(session, 2**80)
+
+
+def test_deleting_a_fixture_game_leaves_the_fixture_waiting_to_be_played(session):
+    league = leagues.create_league(session, "Club", 100)
+    leagues.register_team(session, league.id, "Ann", "Bob")
+    leagues.register_team(session, league.id, "Cat", "Dan")
+    leagues.add_season(session, league.id)
+    game = leagues.start_fixture(session, 1)
+    record(session, game, 0, {1: 120, 3: 0})
+
+    cleanup.delete_game(session, game.id)
+
+    session.expire_all()
+    assert session.get(Fixture, 1).game_id is None
+    assert [view.state for view in leagues.load_season(session, league.id, 1).fixtures] == [
+        "waiting"
+    ]
+    assert everyone(session) == {}

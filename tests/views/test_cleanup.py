@@ -114,3 +114,22 @@ def test_the_home_lists_tell_games_apart_by_when_they_were_played(client, new_ga
     for time in times:
         assert time.attrs["datetime"].endswith("Z")
         assert "UTC" in time.text
+
+
+def test_a_rename_shows_in_the_game_page_and_its_chart_at_a_new_address(client, new_game, play):
+    game_id = new_game(["Ann", "Bob"], target=500)
+    play(game_id, 0, {1: 30})
+
+    def chart_address() -> str:
+        page = parse(client.get(f"/games/{game_id}"))
+        return page.by_id("chart").find("img").attrs["src"]
+
+    before = chart_address()
+    assert b"Ann" in client.get(before).data
+    assert client.post("/players/1/rename", data={"name": "Annabel"}).status_code == 303
+
+    after = chart_address()
+    # A phone that cached the chart at the old address fetches the new one, with the new legend.
+    assert after != before
+    assert b"Annabel" in client.get(after).data
+    assert "Annabel" in parse(client.get(f"/games/{game_id}")).by_id("scoreboard").text
