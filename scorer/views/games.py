@@ -85,7 +85,10 @@ def live(game_id: int) -> BaseResponse:
         view = games.load_game(db.session, game_id)
         version = view.game.version  # it may have moved on since the first query
         form = HandForm.for_game(view, formdata=None)
-        response = make_response(render_template("games/_live.html", view=view, form=form))
+        fixture = fixtures.place_of_game(db.session, game_id) if view.state.finished else None
+        response = make_response(
+            render_template("games/_live.html", view=view, form=form, fixture=fixture)
+        )
     response.set_etag(_tag(game_id, version), weak=True)
     # Ask every time: a phone must never be shown an old game from its cache.
     response.cache_control.no_cache = True
