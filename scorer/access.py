@@ -44,7 +44,15 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OPEN_ENDPOINTS = frozenset({"auth.login"})
 # Pages that exist only to change something: a visitor is sent to sign in before filling them in.
 WRITE_PAGES = frozenset(
-    {"games.new", "hands.edit", "hands.undo", "leagues.new", "players.merge", "players.rename"}
+    {
+        "games.new",
+        "games.delete",
+        "hands.edit",
+        "hands.undo",
+        "leagues.new",
+        "players.merge",
+        "players.rename",
+    }
 )
 # What a scorer link opens: recording, editing, undoing and syncing the hands of its game.
 SCORER_ENDPOINTS = frozenset({"hands.create", "hands.edit", "hands.undo", "sync.sync"})

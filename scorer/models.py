@@ -50,6 +50,8 @@ class Game(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None]
+    # Set aside by the table: kept, but neither in progress nor counted, until it is resumed.
+    abandoned_at: Mapped[datetime | None]
     # Bumped on every change to the hands, so another phone can tell the game has moved on.
     version: Mapped[int] = mapped_column(default=0)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))

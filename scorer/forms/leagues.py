@@ -56,6 +56,13 @@ class TeamForm(FlaskForm):
         attach(self, problems, {"first": self.first, "second": self.second, "name": self.name})
 
 
+class TeamRenameForm(FlaskForm):
+    name = StringField("Team name", render_kw={"maxlength": TEAM_NAME_MAX_LENGTH})
+
+    def attach(self, problems: tuple[Problem, ...]) -> None:
+        attach(self, problems, {"name": self.name})
+
+
 class SeasonForm(FlaskForm):
     legs = RadioField(
         "Every team meets every other",

@@ -264,6 +264,7 @@ def _game_entry(game: Game) -> form.GameEntry:
         created_at=game.created_at,
         updated_at=game.updated_at,
         finished_at=game.finished_at,
+        abandoned_at=game.abandoned_at,
         version=game.version,
         rematch_of=game.rematch_of_id,
         seats=[seat.player_id for seat in game.seats],
@@ -469,6 +470,7 @@ def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -
         created_at=entry.created_at,
         updated_at=entry.updated_at,
         finished_at=entry.finished_at,
+        abandoned_at=entry.abandoned_at,
         version=entry.version,
     )
     for i, player_id in enumerate(entry.seats):
@@ -500,6 +502,8 @@ def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -
             f"{where}.finished_at: the hands say the game is"
             f" {'over' if state.finished else 'still being played'}."
         )
+    if state.finished and entry.abandoned_at is not None:
+        raise BackupError(f"{where}.abandoned_at: only a game still being played is abandoned.")
     return game
 
 

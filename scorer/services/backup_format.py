@@ -234,6 +234,8 @@ class GameEntry(Entry):
     created_at: Moment
     updated_at: Moment
     finished_at: Moment | None
+    # Set aside by the table (see services.cleanup); missing in backups made before abandoning.
+    abandoned_at: Moment | None = None
     version: Whole
     rematch_of: GameRef | None
     seats: Listed[PlayerRef]

@@ -21,6 +21,7 @@ from .snapshots import state_before as state_before
 from .transactions import in_transaction
 
 RECENT_FINISHED = 10
+RECENT_ABANDONED = 5
 
 
 def version_of(session: DbSession, game_id: int) -> int:
@@ -38,7 +39,7 @@ def list_games(session: DbSession) -> tuple[list[GameSnapshot], list[GameSnapsho
     playing = (
         session.scalars(
             select(Game)
-            .where(Game.finished_at.is_(None))
+            .where(Game.finished_at.is_(None), Game.abandoned_at.is_(None))
             .order_by(Game.updated_at.desc(), Game.id.desc())
             .options(*with_players())
         )
@@ -58,6 +59,22 @@ def list_games(session: DbSession) -> tuple[list[GameSnapshot], list[GameSnapsho
     )
     views = snapshots_of(session, [*playing, *finished])
     return views[: len(playing)], views[len(playing) :]
+
+
+def abandoned_games(session: DbSession) -> list[GameSnapshot]:
+    """The most recently abandoned games, newest first: a short list, apart from the rest."""
+    found = (
+        session.scalars(
+            select(Game)
+            .where(Game.abandoned_at.is_not(None))
+            .order_by(Game.abandoned_at.desc(), Game.id.desc())
+            .limit(RECENT_ABANDONED)
+            .options(*with_players())
+        )
+        .unique()
+        .all()
+    )
+    return snapshots_of(session, found)
 
 
 def create_game(

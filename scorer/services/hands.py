@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import scoring
 from ..database import DbSession
 from ..models import Hand, HandCount, utcnow
+from .cleanup import refuse_if_abandoned
 from .errors import Conflict
 from .games import mark_changed
 from .snapshots import (
@@ -110,7 +111,9 @@ def _load_for_change(session: DbSession, game_id: int) -> GameSnapshot:
     lock_game(session, game_id)
     # Forget what this session read before the lock, so the game is loaded afresh.
     session.expire_all()
-    return load_game(session, game_id)
+    view = load_game(session, game_id)
+    refuse_if_abandoned(view.game)
+    return view
 
 
 def _committed(session: DbSession, game_id: int, changed: ChangedReplay) -> GameSnapshot:

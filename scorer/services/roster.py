@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import delete, func, select, update
 
 from ..database import DbSession
-from ..models import GameResult, LeagueTeam, Player, Seat, utcnow
+from ..models import Game, GameResult, LeagueTeam, Player, Seat, utcnow
 from ..scoring import Problem, Rejected
 from . import players, results
 from .transactions import in_transaction
@@ -41,7 +41,22 @@ def _rename(session: DbSession, player_id: int, name: str) -> Player:
         )
     player.name = players.clean_name(name)
     player.name_key = key
+    _bump_games_of(session, player.id)
     return player
+
+
+def _bump_games_of(session: DbSession, player_id: int) -> None:
+    """A new version for every game the player sat in: they show the player's name.
+
+    Open pages poll a game's version, and its chart is cached by version (scorer.views.charts), so
+    without a new one they would keep showing the old name.
+    """
+    session.execute(
+        update(Game)
+        .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
+        .values(version=Game.version + 1)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def set_archived(session: DbSession, player_id: int, archived: bool) -> Player:
@@ -93,6 +108,8 @@ def _merge(session: DbSession, keep_id: int, drop_id: int) -> Player:
     session.execute(
         update(GameResult).where(GameResult.player_id == drop.id).values(player_id=keep.id)
     )
+    # The dropped entry's games now show the kept name.
+    _bump_games_of(session, keep.id)
     session.expunge(drop)
     session.execute(delete(Player).where(Player.id == drop.id))
     if start is not None:

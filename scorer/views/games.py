@@ -14,7 +14,7 @@ from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
 from ..scoring import MAX_BLANK_VALUE, Rejected, head_to_head
-from ..services import games, players
+from ..services import cleanup, fixtures, games, players
 from .htmx import render, see_other, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -68,7 +68,13 @@ def new() -> Response:
 @bp.get("/<int:game_id>")
 def show(game_id: int) -> Response:
     view = games.load_game(db.session, game_id)
-    return render("games/show.html", "games/_game.html", view=view, form=HandForm.for_game(view))
+    return render(
+        "games/show.html",
+        "games/_game.html",
+        view=view,
+        form=HandForm.for_game(view),
+        fixture=fixtures.place_of_game(db.session, game_id),
+    )
 
 
 @bp.get("/<int:game_id>/live")
@@ -83,7 +89,10 @@ def live(game_id: int) -> BaseResponse:
         view = games.load_game(db.session, game_id)
         version = view.game.version  # it may have moved on since the first query
         form = HandForm.for_game(view, formdata=None)
-        response = make_response(render_template("games/_live.html", view=view, form=form))
+        fixture = fixtures.place_of_game(db.session, game_id) if view.state.finished else None
+        response = make_response(
+            render_template("games/_live.html", view=view, form=form, fixture=fixture)
+        )
     response.set_etag(_tag(game_id, version), weak=True)
     # Ask every time: a phone must never be shown an old game from its cache.
     response.cache_control.no_cache = True
@@ -221,5 +230,40 @@ def _loopback(host: str) -> bool:
 
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int) -> Response:
-    game = games.rematch(db.session, game_id)
+    # A fixture game is followed by the league's next fixture, a casual game by a rematch.
+    place = fixtures.place_of_game(db.session, game_id)
+    if place is None:
+        game = games.rematch(db.session, game_id)
+    else:
+        started = fixtures.play_next(db.session, game_id)
+        if started is None:
+            season = url_for(
+                "leagues.season", league_id=place.league_id, number=place.season_number
+            )
+            return see_other(season)
+        game = started
     return see_other(url_for("games.show", game_id=game.id))
+
+
+# Clearing clutter (see scorer.services.cleanup). Deleting asks first on a page of its own, so it
+# works without JavaScript; in owner mode scorer.access lets only signed-in users reach these.
+
+
+@bp.post("/<int:game_id>/abandon")
+def abandon(game_id: int) -> Response:
+    cleanup.abandon_game(db.session, game_id)
+    return see_other(url_for("games.show", game_id=game_id))
+
+
+@bp.post("/<int:game_id>/resume")
+def resume(game_id: int) -> Response:
+    cleanup.resume_game(db.session, game_id)
+    return see_other(url_for("games.show", game_id=game_id))
+
+
+@bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int) -> Response | str:
+    if request.method == "POST":
+        cleanup.delete_game(db.session, game_id)
+        return see_other(url_for("home.index"))
+    return render_template("games/delete.html", view=games.load_game(db.session, game_id))

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, render_template, request, url_for
 from ..extensions import db
 from ..forms.hands import HandForm
 from ..scoring import Rejected
-from ..services import games, hands
+from ..services import fixtures, games, hands
 from ..services.errors import Conflict
 from ..services.snapshots import GameSnapshot
 from .htmx import render, see_other, wants_fragment
@@ -103,6 +103,8 @@ def _game(
         form=form,
         notice=notice,
         saved=saved,
+        # A finished fixture game offers the league's next fixture (games/_result.html).
+        fixture=fixtures.place_of_game(db.session, view.game.id) if view.state.finished else None,
     )
 
 

@@ -1,4 +1,4 @@
-"""The home page: games in progress first, then the latest finished ones."""
+"""The home page: games in progress first, then the latest finished ones, then abandoned ones."""
 
 from flask import Blueprint, render_template
 
@@ -11,4 +11,9 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index() -> str:
     playing, finished = games.list_games(db.session)
-    return render_template("home/index.html", playing=playing, finished=finished)
+    return render_template(
+        "home/index.html",
+        playing=playing,
+        finished=finished,
+        abandoned=games.abandoned_games(db.session),
+    )

@@ -5,12 +5,15 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request, url_for
 
 from ..extensions import db
-from ..forms.leagues import LeagueForm, RotationForm, SeasonForm, TeamForm
+from ..forms.leagues import LeagueForm, RotationForm, SeasonForm, TeamForm, TeamRenameForm
 from ..scoring import Rejected
-from ..services import leagues, players
+from ..services import league_teams, leagues, newcomers, players
 from .htmx import render, see_other
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
+
+# The form field that carries the typed names the user confirmed as new players.
+NEW_PLAYER = "new_player"
 
 
 @bp.context_processor
@@ -53,6 +56,12 @@ def add_team(league_id: int) -> Response:
     form = TeamForm()
     try:
         if form.validate():
+            # A name not on the roster is asked about first, with the roster names it resembles.
+            confirmed = request.form.getlist(NEW_PLAYER)
+            typed = [("first", form.first.data or ""), ("second", form.second.data or "")]
+            asked = newcomers.question(db.session, typed, confirmed)
+            if asked is not None:
+                return _show(league_id, team_form=form, asking=asked, confirmed=confirmed)
             leagues.register_team(
                 db.session,
                 league_id,
@@ -63,7 +72,7 @@ def add_team(league_id: int) -> Response:
             return see_other(url_for("leagues.show", league_id=league_id))
     except Rejected as rejected:
         form.attach(rejected.problems)
-    return _show(league_id, 422, team_form=form)
+    return _show(league_id, 422, team_form=form, confirmed=request.form.getlist(NEW_PLAYER))
 
 
 @bp.post("/<int:league_id>/seasons")
@@ -94,7 +103,34 @@ def start(fixture_id: int) -> Response:
     return see_other(url_for("games.show", game_id=game.id))
 
 
-def _show(league_id: int, status: int = 200, team_form=None, season_form=None) -> Response:
+@bp.post("/teams/<int:team_id>/rename")
+def rename_team(team_id: int) -> Response:
+    team = league_teams.load_team(db.session, team_id)
+    form = TeamRenameForm(prefix=f"team-{team_id}")
+    try:
+        if form.validate():
+            league_teams.rename_team(db.session, team_id, form.name.data or "")
+            return see_other(url_for("leagues.show", league_id=team.league_id))
+    except Rejected as rejected:
+        form.attach(rejected.problems)
+    return _show(team.league_id, 422, renaming=(team_id, form))
+
+
+@bp.post("/teams/<int:team_id>/remove")
+def remove_team(team_id: int) -> Response:
+    league_id = league_teams.remove_team(db.session, team_id)
+    return see_other(url_for("leagues.show", league_id=league_id))
+
+
+def _show(
+    league_id: int,
+    status: int = 200,
+    team_form=None,
+    season_form=None,
+    renaming=None,
+    asking=None,
+    confirmed=(),
+) -> Response:
     league = leagues.load_league(db.session, league_id)
     if season_form is None:
         season_form = (
@@ -110,7 +146,24 @@ def _show(league_id: int, status: int = 200, team_form=None, season_form=None) -
         team_form=team_form or TeamForm(formdata=None),
         season_form=season_form,
         roster=players.roster(db.session),
+        played_teams=league_teams.played_teams(db.session, league_id),
+        rename_forms=_rename_forms(league, renaming),
+        asking=asking,
+        confirmed=confirmed,
+        new_player_field=NEW_PLAYER,
         team_name=leagues.team_name,
         members=leagues.members,
         formats=leagues.FORMATS,
     )
+
+
+def _rename_forms(league, renaming) -> dict:
+    """A rename form per team, filled with its name; the one just refused keeps what was typed."""
+    forms = {
+        team.id: TeamRenameForm(formdata=None, prefix=f"team-{team.id}", name=team.name or "")
+        for team in league.teams
+    }
+    if renaming is not None:
+        team_id, form = renaming
+        forms[team_id] = form
+    return forms

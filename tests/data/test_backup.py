@@ -17,7 +17,7 @@ from scorer import scoring
 from scorer.cli import main
 from scorer.extensions import db
 from scorer.models import Game, GameResult, Player
-from scorer.services import backup, games, hands, leagues, players, roster, standings
+from scorer.services import backup, cleanup, games, hands, leagues, players, roster, standings
 from scorer.services.backup import BackupError
 from scorer.services.backup_format import Backup
 
@@ -27,7 +27,8 @@ TABLES += ("leagues", "league_teams", "seasons", "fixtures", "game_results")
 
 def fill(session) -> None:
     """Every kind of stored fact: all three modes, cards and typed totals, last cards, an edited
-    hand, a finished game and its rematch, named and unnamed teams, a player in no game."""
+    hand, a finished game and its rematch, named and unnamed teams, an abandoned game, a player in
+    no game."""
     standard = make_game(session, ["Ann", "Bob", "Cat"], target=100)
     record(session, standard, 0, {1: ["3", "skip"], 2: ["wild", "draw2"]})
     hands.record_hand(
@@ -43,6 +44,7 @@ def fill(session) -> None:
         session, "partners", ["Dan", "Eve", "Fay", "Gus"], 300, 1, team_names=["Sharks", ""]
     )
     record(session, partners, 0, {1: 10, 3: ["wild4", "reverse"]})
+    cleanup.abandon_game(session, partners.id)  # set aside, and restored so
     challenge = make_game(session, ["Hal", "Ivy", "@Kim"], mode="challenge", target=50)
     record(session, challenge, 0, {1: 60, 2: 10})  # Ivy is out
     record(session, challenge, 2, {0: ["9", "8"]})
@@ -544,7 +546,8 @@ HELD = {
     "players": {"id", "name", "name_key", "created_at", "archived_at"},
     "games": {
         *("id", "mode", "target", "first_dealer", "deck_copies", "blanks", "blank_value"),
-        *("created_at", "updated_at", "finished_at", "version", "rematch_of_id", "hand_limit"),
+        *("created_at", "updated_at", "finished_at", "abandoned_at", "version", "rematch_of_id"),
+        "hand_limit",
     },
     "seats": {"id", "game_id", "player_id", "position"},
     "teams": {"id", "game_id", "side", "name"},

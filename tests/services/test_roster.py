@@ -91,3 +91,24 @@ def test_merge_moves_league_teams_and_refuses_one_person_in_two_teams(session):
     with pytest.raises(Rejected) as refused:
         roster.merge(session, 3, 5)  # Zoe and Dan, in two teams of the club
     assert "both in teams of one league" in refused.value.problems[0].message
+
+
+def test_a_rename_gives_every_game_of_the_player_a_new_version_and_no_other(session):
+    played = make_game(session, ["Ann", "Bob"], target=10)
+    record(session, played, 0, {1: 10})
+    other = make_game(session, ["Bob", "Cat"], target=10)
+    before = {game.id: games.version_of(session, game.id) for game in (played, other)}
+
+    roster.rename(session, 1, "Annie")
+
+    # Open pages and cached chart legends (keyed by version) show the new name.
+    assert games.version_of(session, played.id) == before[played.id] + 1
+    assert games.version_of(session, other.id) == before[other.id]
+
+
+def test_a_merge_gives_the_merged_entrys_games_a_new_version(session):
+    game = make_game(session, ["Annn", "Bob"], target=10)
+    make_game(session, ["Ann", "Cat"], target=10)
+    before = games.version_of(session, game.id)
+    roster.merge(session, 3, 1)
+    assert games.version_of(session, game.id) == before + 1

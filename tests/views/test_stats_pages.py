@@ -179,7 +179,10 @@ def test_merge_page_merges_or_says_why_not(client, club):
     response = client.post("/players/1/merge", data={"other": "2"})
     assert response.status_code == 422
     assert "played in the same game" in error_for(parse(response), "other")
-    client.post("/leagues/1/teams", data={"first": "Zed", "second": "Yan"})
+    client.post(
+        "/leagues/1/teams",
+        data={"first": "Zed", "second": "Yan", "new_player": ["Zed", "Yan"]},
+    )
     response = client.post("/players/7/merge", data={"other": "9"})
     assert response.status_code == 422  # Gus and Zed are in two teams of the club
     with client.application.app_context():
@@ -198,10 +201,15 @@ def test_a_league_is_set_up_and_played_through_its_pages(client):
     league = response.headers["Location"]
     for first, second in (("Ann", "Bob"), ("Cat", "Dan"), ("Eve", "Fay")):
         assert (
-            client.post(f"{league}/teams", data={"first": first, "second": second}).status_code
+            client.post(
+                f"{league}/teams",
+                data={"first": first, "second": second, "new_player": [first, second]},
+            ).status_code
             == 303
         )
-    response = client.post(f"{league}/teams", data={"first": "Ann", "second": "Gus"})
+    response = client.post(
+        f"{league}/teams", data={"first": "Ann", "second": "Gus", "new_player": "Gus"}
+    )
     assert response.status_code == 422
     assert error_for(parse(response), "first") == "Ann already plays for Ann & Bob."
     response = client.post(f"{league}/seasons", data={"legs": "1"})
