@@ -32,7 +32,9 @@ class Base(DeclarativeBase):
         __table__: ClassVar[Table]
 
 
-db = SQLAlchemy(model_class=Base)
+# Record a hand in under 10 ms, BENCHMARKS.md Latency: a save answers from the objects it just
+# committed, not loaded again. A change reads its game under its lock (services.hands), never stale.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
 # The models' base class. db.Model is made at run time from Base's bases and Flask-SQLAlchemy's
 # mixins, and mypy cannot take a base class from an attribute (python/mypy#8603), so for the checker

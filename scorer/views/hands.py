@@ -33,7 +33,7 @@ def create(game_id: int) -> Response:
     if not form.validate():
         return _game(view, form, 422)
     try:
-        view = hands.record_hand(db.session, game_id, number, form.entry())
+        view = hands.record_hand(db.session, game_id, number, form.entry(), seen=view)
     except Rejected as rejected:
         form.attach(rejected.problems, number)
         return _game(view, form, 422)

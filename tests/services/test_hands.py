@@ -294,6 +294,33 @@ def test_a_save_after_a_save_reads_no_hands_again(session, count_queries):
     assert scores(games.load_game(session, game.id)) == [12, 5]
 
 
+def test_a_save_given_the_view_it_was_checked_against_reads_nothing_again(session, count_queries):
+    game = make_game(session, 2, target=1000)
+    view = hands.record_hand(session, game.id, 1, entry(0, {1: 12}))
+    with count_queries() as statements:
+        view = hands.record_hand(session, game.id, 2, entry(1, {0: 5}), seen=view)
+    assert not [query for query in statements if query.lstrip().upper().startswith("SELECT")]
+    assert scores(view) == [12, 5]
+    assert scores(games.load_game(session, game.id)) == [12, 5]
+
+
+def test_a_view_read_before_another_save_is_not_used(session):
+    game = make_game(session, 2, target=100)
+    second_phone = games.load_game(session, game.id)
+    hands.record_hand(session, game.id, 1, entry(0, {1: 12}))
+    with pytest.raises(Conflict, match="already recorded"):
+        hands.record_hand(session, game.id, 1, entry(1, {0: 30}), seen=second_phone)
+    assert stored_hands(session, game.id) == [(1, 0)]
+
+
+def test_a_view_of_another_game_is_not_used(session):
+    game, other = make_game(session, 2), make_game(session, 2)
+    seen = games.load_game(session, other.id)
+    view = hands.record_hand(session, game.id, 1, entry(0, {1: 12}), seen=seen)
+    assert view.game.id == game.id
+    assert stored_hands(session, game.id) == [(1, 0)] and stored_hands(session, other.id) == []
+
+
 def test_concurrent_saves_of_one_hand_store_exactly_one(app, session, monkeypatch):
     game_id = make_game(session, 2).id
     session.commit()
