@@ -105,6 +105,9 @@ def _cache_static(response: Response) -> Response:
         response.cache_control.public = True
         response.cache_control.max_age = ONE_YEAR
         response.cache_control.immutable = True
+        # Never revalidated (immutable, and a new version has a new URL), so an ETag is only bytes
+        # on every first visit; the unversioned URL keeps one for its revalidations.
+        response.headers.pop("ETag", None)
     else:
         response.cache_control.max_age = None
         response.cache_control.no_cache = True

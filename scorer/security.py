@@ -2,7 +2,7 @@
 and, over HTTPS, from being fetched over plain HTTP again."""
 
 from flask import Flask, Response, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -23,11 +23,19 @@ STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Marks the session cookie Secure whenever the page was served over HTTPS."""
+    """Marks the session cookie Secure whenever the page was served over HTTPS, and says a static
+    file does not vary by cookie."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         secure = super().get_cookie_secure(app)
         return secure or (has_request_context() and request.is_secure)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        # Flask-Login looks in the session after every request, static ones too, and a session
+        # looked at adds "Vary: Cookie"; a static file's bytes never depend on the cookie.
+        if request.endpoint == "static" and not session.modified:
+            session.accessed = False
+        super().save_session(app, session, response)
 
 
 def init_app(app: Flask) -> None:
@@ -41,7 +49,10 @@ def _add_headers(response: Response) -> Response:
     if not _is_subresource(response):
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
+    # A referrer policy governs the links and requests of what it comes with; a static file makes
+    # none that leave the site (the policy above allows only 'self'), so there it is only bytes.
+    if not (has_request_context() and request.endpoint == "static"):
+        response.headers.setdefault("Referrer-Policy", "same-origin")
     if has_request_context() and request.is_secure:
         response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
     return response
