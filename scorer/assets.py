@@ -161,6 +161,18 @@ def _etag(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:24]
 
 
+def compressed_once(response: Response) -> Response:
+    """A response the same for everyone until the next release (the service worker, the offline
+    page), compressed as the static files are: once, at the highest level, which would be too slow
+    for a page made per request. Every first visit downloads both."""
+    encoding = request.accept_encodings.best_match(PRECOMPRESSED)
+    response.vary.add("Accept-Encoding")
+    if encoding:
+        response.set_data(_compressed(response.get_data(), encoding))
+        response.headers["Content-Encoding"] = encoding
+    return response
+
+
 @lru_cache(maxsize=128)
 def _compressed(body: bytes, encoding: str) -> bytes:
     return PRECOMPRESSED[encoding](body)

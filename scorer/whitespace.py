@@ -27,5 +27,9 @@ def _trim(response: Response) -> Response:
         return response
     if response.headers.get("Content-Encoding"):
         return response
-    response.set_data(INDENTED_BREAK.sub(b"\n", response.get_data()))
+    response.set_data(trimmed(response.get_data()))
     return response
+
+
+def trimmed(html: bytes) -> bytes:
+    return INDENTED_BREAK.sub(b"\n", html)

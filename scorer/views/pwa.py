@@ -7,7 +7,8 @@ import hashlib
 import rjsmin
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template
 
-from ..assets import static_url, static_version
+from ..assets import compressed_once, static_url, static_version
+from ..whitespace import trimmed
 
 bp = Blueprint("pwa", __name__)
 
@@ -68,12 +69,12 @@ def service_worker() -> Response:
     response = make_response(rjsmin.jsmin(script))
     response.mimetype = "text/javascript"
     response.cache_control.no_cache = True
-    return response
+    return compressed_once(response)
 
 
 @bp.get("/offline")
-def offline() -> str:
-    return render_template("pwa/offline.html")
+def offline() -> Response:
+    return compressed_once(make_response(trimmed(render_template("pwa/offline.html").encode())))
 
 
 def _release() -> str:
