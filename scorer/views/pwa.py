@@ -14,8 +14,8 @@ bp = Blueprint("pwa", __name__)
 
 # What the service worker keeps for offline use: the look of the app and the offline page (and, at
 # run time, the phone's copies of pages, in a cache named by the same release: see pwa/sw.js). Not
-# stats.css: only the stats pages link it, and fetching it here would add it to a first visit to a
-# game; those pages get it from the browser's cache like any versioned file.
+# stats.css nor setup.css: only pages around the game link them, and fetching them here would add
+# them to a first visit to a game; those pages get them from the browser's cache like any file.
 OFFLINE_ASSETS = (
     "css/app.css",
     "js/app.js",
