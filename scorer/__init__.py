@@ -59,7 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     keep_sqlite_file_private(app.config["SQLALCHEMY_DATABASE_URI"])
     proxy.init_app(app)
 
-    from . import access, assets, database, security
+    from . import access, assets, database, security, whitespace
     from .api import routes as api
     from .extensions import csrf, db, migrate
     from .views import auth, errors, games, hands, home, pwa, rules, sync
@@ -71,6 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     access.init_app(app)
     assets.init_app(app)
+    whitespace.init_app(app)
     for blueprint in (errors.bp, auth.bp, home.bp, games.bp, hands.bp, rules.bp, pwa.bp, api.bp):
         app.register_blueprint(blueprint)
     # Hands a phone kept while the server was out of reach (issue 12).

@@ -105,6 +105,9 @@ def _cache_static(response: Response) -> Response:
         response.cache_control.public = True
         response.cache_control.max_age = ONE_YEAR
         response.cache_control.immutable = True
+        # Never revalidated (immutable, and a new version has a new URL), so an ETag is only bytes
+        # on every first visit; the unversioned URL keeps one for its revalidations.
+        response.headers.pop("ETag", None)
     else:
         response.cache_control.max_age = None
         response.cache_control.no_cache = True
@@ -156,6 +159,18 @@ def served_body(data: bytes, filename: str) -> bytes:
 @lru_cache(maxsize=64)
 def _etag(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:24]
+
+
+def compressed_once(response: Response) -> Response:
+    """A response the same for everyone until the next release (the service worker, the offline
+    page), compressed as the static files are: once, at the highest level, which would be too slow
+    for a page made per request. Every first visit downloads both."""
+    encoding = request.accept_encodings.best_match(PRECOMPRESSED)
+    response.vary.add("Accept-Encoding")
+    if encoding:
+        response.set_data(_compressed(response.get_data(), encoding))
+        response.headers["Content-Encoding"] = encoding
+    return response
 
 
 @lru_cache(maxsize=128)

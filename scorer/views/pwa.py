@@ -7,14 +7,15 @@ import hashlib
 import rjsmin
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template
 
-from ..assets import static_url, static_version
+from ..assets import compressed_once, static_url, static_version
+from ..whitespace import trimmed
 
 bp = Blueprint("pwa", __name__)
 
 # What the service worker keeps for offline use: the look of the app and the offline page (and, at
 # run time, the phone's copies of pages, in a cache named by the same release: see pwa/sw.js). Not
-# stats.css: only the stats pages link it, and fetching it here would add it to a first visit to a
-# game; those pages get it from the browser's cache like any versioned file.
+# stats.css nor setup.css: only pages around the game link them, and fetching them here would add
+# them to a first visit to a game; those pages get them from the browser's cache like any file.
 OFFLINE_ASSETS = (
     "css/app.css",
     "js/app.js",
@@ -68,12 +69,12 @@ def service_worker() -> Response:
     response = make_response(rjsmin.jsmin(script))
     response.mimetype = "text/javascript"
     response.cache_control.no_cache = True
-    return response
+    return compressed_once(response)
 
 
 @bp.get("/offline")
-def offline() -> str:
-    return render_template("pwa/offline.html")
+def offline() -> Response:
+    return compressed_once(make_response(trimmed(render_template("pwa/offline.html").encode())))
 
 
 def _release() -> str:

@@ -168,8 +168,10 @@ def test_static_files_are_sent_compressed_and_cached_per_encoding(
     assert decompress(response.data) == body
     assert len(response.data) < len(body) / 2
     assert response.cache_control.immutable
-    # Each encoding has its own ETag, and revalidating with it is a 304 without a body.
-    etag = response.headers["ETag"]
+    # Never revalidated, so no ETag: the unversioned URL has one per encoding, and revalidating
+    # with it is a 304 without a body.
+    assert "ETag" not in response.headers
+    etag = get(client, f"/static/{name}", **{"Accept-Encoding": encoding}).headers["ETag"]
     assert etag.endswith(f':{encoding}"')
     plain = get(client, f"/static/{name}")
     assert plain.headers["ETag"] != etag and "Content-Encoding" not in plain.headers
@@ -209,6 +211,14 @@ def test_a_static_file_is_sent_whole_with_no_header_a_phone_has_no_use_for(clien
     assert response.data == served_body((STATIC / name).read_bytes(), name)
     for header in ("Accept-Ranges", "Content-Range", "Last-Modified", "Content-Disposition"):
         assert header not in response.headers
+    # Nor what only a page or a changing file needs; a session, made by a page, changes nothing.
+    client.get("/")
+    assert client.get_cookie("session")
+    response = get(client, versioned(name), **{"Accept-Encoding": "br"})
+    for header in ("ETag", "Referrer-Policy", "Set-Cookie"):
+        assert header not in response.headers
+    assert response.headers["Vary"] == "Accept-Encoding"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_a_missing_static_file_is_still_a_404(client):

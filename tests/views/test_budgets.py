@@ -9,6 +9,8 @@ small. Sizes are measured as the phone gets them over plain HTTP: gzip, and for 
 from __future__ import annotations
 
 import gzip
+import json
+import re
 
 from document import HTMX, parse
 
@@ -19,6 +21,11 @@ LONG_GAME = 40
 RESPONSE_BUDGET = 4 * 1024
 # Issue 12: offline support included.
 FIRST_VISIT_BUDGET = 35_000
+# What the real server adds to each response that the test client does not see ("Server: waitress"
+# and the blank line ending the headers), as benchmarks/page_weight.py measured it; and a Date
+# header where the app sent none.
+SERVER_BYTES = 20
+DATE = ("Date", "Tue, 01 Dec 2026 04:29:12 GMT")
 GZIP = {"Accept-Encoding": "gzip"}
 # What Chromium 156 asks for, over plain HTTP too (checked on a LAN address): Brotli first.
 CHROME = {"Accept-Encoding": "gzip, deflate, br, zstd"}
@@ -209,11 +216,28 @@ def test_a_first_visit_to_a_game_downloads_at_most_35_kb_with_htmx_the_only_libr
         if node.attrs.get("rel") in ("stylesheet", "icon")
     ]
     worker = page.find("html").attrs.get("data-service-worker")
-    for url in [*scripts, *links, *([worker] if worker else [])]:
+    urls = [*scripts, *links, *([worker] if worker else [])]
+    if worker:
+        # As benchmarks/page_weight.py counts: the worker's own fetches too, when it installs.
+        # What the page already fetched comes from the browser's cache.
+        urls += [url for url in installed_by(client.get(worker)) if url not in urls]
+        assert "/offline" in urls
+    for url in urls:
         with client.get(url, headers=CHROME) as response:
             assert response.status_code == 200, url
             total += size_on_the_wire(response) + headers_size(response)
-    assert total <= FIRST_VISIT_BUDGET
+            if "Date" not in response.headers:
+                total += len(DATE[0]) + len(DATE[1]) + 4
+    assert total + SERVER_BYTES * (1 + len(urls)) <= FIRST_VISIT_BUDGET
+
+
+def installed_by(worker) -> list[str]:
+    """What the service worker fetches when it installs: the offline page and the assets."""
+    script = worker.get_data(as_text=True)
+    offline = re.search(r'const OFFLINE=("[^"]+");', script)
+    assets = re.search(r"const ASSETS=(\[[^\]]*\]);", script)
+    assert offline and assets, script
+    return [json.loads(offline.group(1)), *json.loads(assets.group(1))]
 
 
 def eager_images(node, hidden: bool = False):

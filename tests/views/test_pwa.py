@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import struct
 
+import brotli
+import pytest
 from document import parse
 
 
@@ -134,3 +137,17 @@ def test_a_copied_page_has_a_hidden_copy_mark_and_the_script_deferred(client):
     assert page.by_id("main").by_id("copy-mark") is not None
     scripts = {node.attrs["src"].split("?")[0]: node.attrs for node in page.find_all("script")}
     assert "defer" in scripts["/static/js/app.js"]
+
+
+@pytest.mark.parametrize("path", ["/sw.js", "/offline"])
+def test_the_worker_and_the_offline_page_come_compressed_at_the_highest_level(client, path):
+    """Every first visit downloads both; they change only with a release, so they are compressed
+    once, as the static files are, not per request."""
+    plain = client.get(path).get_data()
+    response = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert response.headers["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in response.headers["Vary"]
+    assert brotli.decompress(response.data) == plain
+    assert len(response.data) == len(brotli.compress(plain, quality=11))
+    gzipped = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert gzip.decompress(gzipped.data) == plain

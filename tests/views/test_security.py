@@ -161,3 +161,22 @@ def test_pages_need_no_inline_script_or_style(client, new_game, play, path):
         assert "style" not in node.attrs, node
         assert not [name for name in node.attrs if name.startswith("on")], node
         assert not node.attrs.get("href", "").startswith("javascript:"), node
+
+
+def policy(response) -> dict[str, str]:
+    csp = response.headers["Content-Security-Policy"]
+    return dict((part.strip().split(" ", 1) + [""])[:2] for part in csp.split(";") if part.strip())
+
+
+def test_a_static_file_opened_as_a_document_may_load_and_run_nothing(client):
+    """An SVG is a document when opened on its own: it gets the strictest policy."""
+    with client.get("/static/icons/icon.svg") as svg:
+        svg.get_data()
+    assert policy(svg) == {"default-src": "'none'", "frame-ancestors": "'none'"}
+    assert svg.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_worker_may_fetch_and_import_from_the_site_only(client):
+    worker = policy(client.get("/sw.js"))
+    # connect-src and script-src, the directives that apply to a worker, fall back to default-src.
+    assert worker == {"default-src": "'self'"}

@@ -1,9 +1,9 @@
-"""stats.css: linked by exactly the pages it styles, and never by the game page.
+"""stats.css and setup.css: each linked by exactly the pages it styles, and never by the game page.
 
 Every page links app.css; a page adds its own stylesheet through base.html's head block. A page that
-links stats.css without using it makes a phone wait for one more stylesheet; a page that uses it
-without linking it is unstyled. Each page the app serves is checked both ways, by matching the rules
-of stats.css (read with tinycss2) against its markup (with soupsieve, through BeautifulSoup).
+links one without using it makes a phone wait for one more stylesheet; a page that uses it without
+linking it is unstyled. Each page the app serves is checked both ways, by matching the rules of the
+sheet (read with tinycss2) against its markup (with soupsieve, through BeautifulSoup).
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from flask import url_for
 from scorer.extensions import db
 from scorer.services import leagues
 
-STATS_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "stats.css"
-LINK = re.compile(r"/static/css/stats\.css\?v=")
+CSS = Path(__file__).resolve().parents[2] / "static" / "css"
 # Routes that answer with something other than a page, or that need a form post first.
 NOT_PAGES = ("static", "api.", "backup.export", "charts.", "games.qr", "games.live", "pwa.manifest")
 NOT_PAGES += ("pwa.service_worker", "games.score")
@@ -36,7 +35,11 @@ DYNAMIC = re.compile(
 
 
 def stats_selectors() -> list[str]:
-    """Every selector of stats.css, media queries' too, read by a CSS parser."""
+    return selectors_of("stats.css", at_least=40)
+
+
+def selectors_of(sheet: str, at_least: int) -> list[str]:
+    """Every selector of the sheet, media queries' too, read by a CSS parser."""
     selectors: list[str] = []
 
     def collect(rules) -> None:
@@ -48,13 +51,13 @@ def stats_selectors() -> list[str]:
             elif rule.type == "at-rule" and rule.content is not None:
                 collect(tinycss2.parse_rule_list(rule.content, True, True))
 
-    collect(tinycss2.parse_stylesheet(STATS_CSS.read_text(), True, True))
-    assert len(selectors) > 40
+    collect(tinycss2.parse_stylesheet((CSS / sheet).read_text(), True, True))
+    assert len(selectors) > at_least
     return selectors
 
 
 def uses(page: Element, selectors: list[str]) -> list[Element]:
-    """The elements of `page` that some selector of stats.css matches (soupsieve's matching)."""
+    """The elements of `page` that some of the selectors match (soupsieve's matching)."""
     return [element for selector in selectors for element in page.select(selector)]
 
 
@@ -86,8 +89,22 @@ def pages(app) -> list[str]:
     return sorted(set(urls))
 
 
-def test_stats_css_is_linked_by_exactly_the_pages_that_use_it(app, client, club):
-    selectors = stats_selectors()
+@pytest.mark.parametrize(
+    ("sheet", "at_least", "some_users"),
+    [
+        (
+            "stats.css",
+            40,
+            {"/players/", "/players/1", "/standings/", "/leagues/1", "/leagues/1/seasons/1"},
+        ),
+        ("setup.css", 20, {"/games/new", "/rules/", "/games/1/share"}),
+    ],
+)
+def test_a_page_stylesheet_is_linked_by_exactly_the_pages_that_use_it(
+    app, client, club, sheet, at_least, some_users
+):
+    selectors = selectors_of(sheet, at_least)
+    link = re.compile(rf"/static/css/{re.escape(sheet)}\?v=")
     linking, using, checked = set(), set(), []
     for url in pages(app):
         response = client.get(url)
@@ -96,14 +113,14 @@ def test_stats_css_is_linked_by_exactly_the_pages_that_use_it(app, client, club)
         checked.append(url)
         page = parse(response)
         links = [node.attrs["href"] for node in page.find_all("link", rel="stylesheet")]
-        if any(LINK.match(href) for href in links):
+        if any(link.match(href) for href in links):
             linking.add(url)
         if uses(page.find("body"), selectors):
             using.add(url)
     assert {"/", "/games/1", "/games/new", "/players/", "/standings/", "/leagues/1"} <= {*checked}
     assert linking == using
-    assert {"/players/", "/players/1", "/standings/", "/leagues/1", "/leagues/1/seasons/1"} <= using
-    assert "/games/1" not in linking
+    assert some_users <= using
+    assert not {"/", "/games/1", "/offline"} & linking
 
 
 def test_the_game_page_links_app_css_and_no_other_stylesheet(client, new_game, play):
@@ -113,3 +130,4 @@ def test_the_game_page_links_app_css_and_no_other_stylesheet(client, new_game, p
     links = [node.attrs["href"] for node in page.find_all("link", rel="stylesheet")]
     assert [href.split("?")[0] for href in links] == ["/static/css/app.css"]
     assert not uses(page.find("body"), stats_selectors())
+    assert not uses(page.find("body"), selectors_of("setup.css", 20))
