@@ -44,7 +44,8 @@ EXPECTED_CONSOLE = re.compile(r"^Failed to load resource: the server responded w
 def live_app(databases, tmp_path_factory) -> Iterator[Flask]:
     """The real app (CSRF on) on a fresh, migrated SQLite file, one per test module."""
     url = databases.fresh("sqlite", tmp_path_factory.mktemp("live"))
-    app = make_app(url, migrate=False, WTF_CSRF_ENABLED=True, TESTING=False)
+    # Phones poll every second, not every three: a test waiting for a poll waits a third as long.
+    app = make_app(url, migrate=False, WTF_CSRF_ENABLED=True, TESTING=False, LIVE_POLL_SECONDS=1)
     app.extensions["browser_test_errors"] = errors = []
 
     def record(_sender, exception: BaseException, **_extra) -> None:

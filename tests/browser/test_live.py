@@ -20,6 +20,8 @@ from scorer.extensions import db
 pytestmark = pytest.mark.browser
 
 WITHIN_MS = 5_000
+# Long enough for two polls at the browser tests' one a second (tests/browser/conftest.py).
+POLL_WAIT_MS = 2_500
 
 
 @pytest.fixture
@@ -140,7 +142,7 @@ def test_polling_stops_when_the_game_is_over(new_phone, game_url: str, enter_han
     for page in (keeper, other):
         expect(page.locator("#poll[hx-trigger]")).to_have_count(0)
     statuses = polls(other) + polls(keeper)
-    other.wait_for_timeout(3_500)
+    other.wait_for_timeout(POLL_WAIT_MS)
     assert statuses == []
 
 
@@ -154,7 +156,7 @@ def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(new_phone, game
     page = open_game(new_phone, game_url)
     statuses = polls(page)
     page.evaluate(HIDE, True)
-    page.wait_for_timeout(3_500)
+    page.wait_for_timeout(POLL_WAIT_MS)
     assert statuses == []
     with page.expect_response(lambda response: "/live" in response.url, timeout=1_000) as poll:
         page.evaluate(HIDE, False)
