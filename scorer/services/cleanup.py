@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 
 from ..database import DbSession
-from ..limits import ID_MAX
+from ..limits import is_id
 from ..models import Game, GameResult, utcnow
 from . import results
 from .errors import Conflict, NotFound
@@ -69,7 +69,7 @@ def refuse_if_abandoned(game: Game) -> None:
 
 def _locked(session: DbSession, game_id: int) -> Game:
     """The game, its row held until the transaction ends."""
-    if not 0 < game_id <= ID_MAX or lock_game(session, game_id) is None:
+    if not is_id(game_id) or lock_game(session, game_id) is None:
         raise NotFound("There is no such game.")
     # Forget what this session read before the lock, so the game is read as the lock holds it.
     session.expire_all()

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from .. import scoring
 from ..database import DbSession
-from ..limits import ID_MAX, TEAM_NAME
+from ..limits import TEAM_NAME, is_id
 from ..models import Game, Player, Seat, Team, utcnow
 from . import players, results
 from .errors import Conflict, NotFound
@@ -26,7 +26,7 @@ RECENT_ABANDONED = 5
 
 def version_of(session: DbSession, game_id: int) -> int:
     """A game's version (see mark_changed) in one small query, for the phones that poll it."""
-    if not 0 < game_id <= ID_MAX:
+    if not is_id(game_id):
         raise NotFound("There is no such game.")
     version = session.scalar(select(Game.version).where(Game.id == game_id))
     if version is None:

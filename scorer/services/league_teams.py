@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlalchemy import delete, exists, select
 
 from ..database import DbSession
-from ..limits import ID_MAX, TEAM_NAME
+from ..limits import TEAM_NAME, is_id
 from ..models import Fixture, LeagueTeam
 from ..scoring import Problem, Rejected
 from . import players
@@ -71,7 +71,7 @@ def played_teams(session: DbSession, league_id: int) -> set[int]:
 
 
 def load_team(session: DbSession, team_id: int) -> LeagueTeam:
-    if not 0 < team_id <= ID_MAX:
+    if not is_id(team_id):
         raise NotFound("There is no such team.")
     team = session.get(LeagueTeam, team_id)
     if team is None:

@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 
 from ..database import DbSession
-from ..limits import ID_MAX, LEAGUE_NAME, TEAM_NAME, target_problem
+from ..limits import LEAGUE_NAME, TEAM_NAME, is_id, target_problem
 from ..models import (
     Fixture,
     Game,
@@ -118,7 +118,7 @@ def create_league(session: DbSession, name: str, target: int, format: str = "tea
 
 def load_league(session: DbSession, league_id: int) -> League:
     """A league with its teams (and their players) and seasons."""
-    if not 0 < league_id <= ID_MAX:
+    if not is_id(league_id):
         raise NotFound("There is no such league.")
     league = session.scalar(
         select(League)
@@ -295,7 +295,7 @@ def start_fixture(session: DbSession, fixture_id: int) -> Game:
     A rotation fixture's game lasts ROTATION_FIXTURE_HANDS hands; a team fixture's goes to the
     league's target.
     """
-    if not 0 < fixture_id <= ID_MAX:
+    if not is_id(fixture_id):
         raise NotFound("There is no such fixture.")
     with in_transaction(session):
         return _start_fixture(session, fixture_id)

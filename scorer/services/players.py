@@ -14,7 +14,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..database import DbSession
-from ..limits import ID_MAX, PLAYER_NAME, clean_name
+from ..limits import PLAYER_NAME, clean_name, is_id
 from ..models import GameResult, Player, Seat
 from ..scoring import Problem
 from .errors import NotFound
@@ -100,7 +100,7 @@ def entries_by_name(session: DbSession) -> list[RosterEntry]:
 
 def roster_entry(session: DbSession, player_id: int) -> RosterEntry:
     """One player's entry; NotFound when there is no such player."""
-    if not 0 < player_id <= ID_MAX:
+    if not is_id(player_id):
         raise NotFound("There is no such player.")
     found = roster_entries(session, player_id=player_id)
     if not found:
@@ -109,7 +109,7 @@ def roster_entry(session: DbSession, player_id: int) -> RosterEntry:
 
 
 def load_player(session: DbSession, player_id: int) -> Player:
-    if not 0 < player_id <= ID_MAX:
+    if not is_id(player_id):
         raise NotFound("There is no such player.")
     player = session.get(Player, player_id)
     if player is None:

@@ -28,7 +28,7 @@ from sqlalchemy.orm import joinedload
 
 from .. import scoring
 from ..database import DbSession
-from ..limits import ID_MAX
+from ..limits import is_id
 from ..models import Game, Hand, HandCount, Seat
 from .errors import NotFound
 
@@ -155,7 +155,7 @@ def with_players() -> tuple:
 
 def load_game(session: DbSession, game_id: int) -> GameSnapshot:
     """A game with its players and hands, loaded in a fixed number of queries."""
-    if not 0 < game_id <= ID_MAX:
+    if not is_id(game_id):
         raise NotFound("There is no such game.")
     game = (
         session.scalars(select(Game).where(Game.id == game_id).options(*with_players()))
