@@ -13,9 +13,10 @@ from .. import access
 from ..extensions import db
 from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
+from ..fragments import wants_fragment
 from ..scoring import MAX_BLANK_VALUE, Rejected, head_to_head
 from ..services import cleanup, fixtures, games, players
-from .htmx import render, see_other, wants_fragment
+from .htmx import render, see_other
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 # The scoreboard of an individual game includes games/_head_to_head.html, which tabulates this.

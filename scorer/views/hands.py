@@ -6,11 +6,12 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from ..extensions import db
 from ..forms.hands import HandForm
+from ..fragments import wants_fragment
 from ..scoring import Rejected
 from ..services import fixtures, games, hands
 from ..services.errors import Conflict
 from ..services.snapshots import GameSnapshot
-from .htmx import render, see_other, wants_fragment
+from .htmx import render, see_other
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, make_response, redirect, render_template
 
 # Re-exported: the views answer htmx through this module.
-from ..fragments import wants_fragment as wants_fragment
+from ..fragments import wants_fragment
 
 
 def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
