@@ -146,11 +146,16 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def new_phone(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """Makes a page in a fresh touch-phone context; keyword arguments go to `new_context`."""
+    """Makes a page in a fresh touch-phone context; keyword arguments go to `new_context`.
+
+    Console errors fail the test unless `console_allowed` finds them expected.
+    """
     contexts: list[BrowserContext] = []
     problems: list[str] = []
 
-    def make(viewport: dict[str, int] = PHONE, **options) -> Page:
+    def make(
+        viewport: dict[str, int] = PHONE, console_allowed: re.Pattern = EXPECTED_CONSOLE, **options
+    ) -> Page:
         options = {"device_scale_factor": 3, "is_mobile": True, "has_touch": True, **options}
         context = browser.new_context(viewport=viewport, **options)
         context.set_default_timeout(TIMEOUT_MS)
@@ -169,7 +174,7 @@ def new_phone(browser: Browser) -> Iterator[Callable[..., Page]]:
             "console",
             lambda message: (
                 message.type == "error"
-                and not EXPECTED_CONSOLE.match(message.text)
+                and not console_allowed.search(message.text)
                 and problems.append(f"console: {message.text}")
             ),
         )
