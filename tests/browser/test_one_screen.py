@@ -13,10 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from browser.thumb import ThumbTaps
+from browser.thumb import ThumbTaps, reference_hand
 from factories import make_game
 from flask import Flask
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from scorer.extensions import db
 
@@ -42,25 +42,6 @@ def four(live_app: Flask, live_server: str) -> Callable[[], str]:
             return f"{live_server}/games/{make_game(db.session, NAMES).id}"
 
     return make
-
-
-def reference_hand(page: Page, taps: ThumbTaps) -> None:
-    """Ann went out; Bob holds a 3 and a Skip, Cat a Wild and a Draw Two, Dan an 8."""
-    pad = page.locator("#hand-form")
-
-    def key(card: str) -> Locator:
-        return pad.locator(f'.keys [data-card="{card}"]')
-
-    taps(pad.locator(".went-out .chip", has_text="Ann"))
-    taps(key("3"))
-    taps(key("20"))
-    taps(pad.locator('.tally[data-name="Cat"] .tally-pick'))
-    taps(key("50"))
-    taps(key("20"))
-    taps(pad.locator('.tally[data-name="Dan"] .tally-pick'))
-    taps(key("8"))
-    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 101")
-    taps(page.get_by_role("button", name="Save hand"))
 
 
 @pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x640"])

@@ -7,7 +7,7 @@ Draw Two, Dan an 8. Ann scores 3 + 20 + 50 + 20 + 8 = 101.
 from __future__ import annotations
 
 import pytest
-from browser.thumb import ThumbTaps
+from browser.thumb import ThumbTaps, reference_hand
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -43,22 +43,7 @@ def test_reference_hand_by_cards_takes_nine_taps_and_no_scrolling(phone: Page, s
     )
     # Each tap only on what is already in view, where the page opened.
     taps = ThumbTaps(page)
-    pad = page.locator("#hand-form")
-
-    def key(card: str):
-        return pad.locator(f'.keys [data-card="{card}"]')
-
-    taps(pad.locator(".went-out .chip", has_text="Ann"))
-    # The pad starts on Bob, the player after Ann.
-    taps(key("3"))
-    taps(key("20"))
-    taps(pad.locator('.tally[data-name="Cat"] .tally-pick'))
-    taps(key("50"))
-    taps(key("20"))
-    taps(pad.locator('.tally[data-name="Dan"] .tally-pick'))
-    taps(key("8"))
-    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 101")
-    taps(page.get_by_role("button", name="Save hand"))
+    reference_hand(page, taps)
     expect_saved(page)
 
     touches, keys = counted(page)  # also proves the page was swapped in place, not reloaded

@@ -8,7 +8,7 @@ the viewport and not covered (by the docked keypad, say), and that the page has 
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 # The element's box, and whether its middle is the topmost thing there.
 REACHABLE = """(element) => {
@@ -46,3 +46,22 @@ class ThumbTaps:
         box = self.reachable(locator)
         self.page.touchscreen.tap(box["x"], box["y"])
         self.count += 1
+
+
+def reference_hand(page: Page, taps: ThumbTaps) -> None:
+    """Ann went out; Bob holds a 3 and a Skip, Cat a Wild and a Draw Two, Dan an 8."""
+    pad = page.locator("#hand-form")
+
+    def key(card: str) -> Locator:
+        return pad.locator(f'.keys [data-card="{card}"]')
+
+    taps(pad.locator(".went-out .chip", has_text="Ann"))
+    taps(key("3"))
+    taps(key("20"))
+    taps(pad.locator('.tally[data-name="Cat"] .tally-pick'))
+    taps(key("50"))
+    taps(key("20"))
+    taps(pad.locator('.tally[data-name="Dan"] .tally-pick'))
+    taps(key("8"))
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 101")
+    taps(page.get_by_role("button", name="Save hand"))
