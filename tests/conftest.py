@@ -22,12 +22,36 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 
 from scorer import create_app, with_driver
 from scorer.extensions import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if TEST_DATABASE_URL else [])
+
+
+class TemplatesCompiledOnce(BytecodeCache):
+    """Jinja's compiled templates, kept for every app this test process makes.
+
+    Each app has its own Jinja environment, which compiles again each template it renders: a sixth
+    of the view tests' time. Jinja checks each entry against the template's source, so an edited
+    template is compiled anew.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATES = TemplatesCompiledOnce()
 
 
 def make_app(url: str, migrate: bool = True, **config) -> Flask:
@@ -41,6 +65,7 @@ def make_app(url: str, migrate: bool = True, **config) -> Flask:
             **config,
         }
     )
+    app.jinja_env.bytecode_cache = TEMPLATES
     if migrate:
         with app.app_context():
             upgrade()
