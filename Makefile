@@ -14,7 +14,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 # pytest-xdist workers, one per core. Each test file stays on one worker: the browser tests
-# share one server per file.
+# share one server per file. Files go out in the order tests/conftest.py collects them, the
+# slowest first.
 PYTEST_WORKERS ?= auto
 SCREENSHOTS := tests/browser/test_screenshots.py
 
@@ -27,7 +28,7 @@ test: $(VENV)/.installed-test
 	scripts/ensure-chromium.sh
 	scripts/ensure-redis.sh
 	scripts/ensure-caddy.sh
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The tests write them to build/screenshots/; only this target changes the committed ones. CI=true
 # makes a missing chromium an error rather than a skip that would leave nothing to copy.

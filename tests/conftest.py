@@ -29,7 +29,19 @@ from scorer import create_app, with_driver
 from scorer.extensions import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+# The folders whose files take longest (real browsers and servers), run first. `make test` hands
+# out whole files to the xdist workers in collection order (--no-loadscope-reorder): a long file
+# handed out last would keep one worker busy while the other has nothing left to do.
+SLOWEST_FIRST = ("browser", "deploy", "data")
 BACKENDS = ["sqlite"] + (["postgresql"] if TEST_DATABASE_URL else [])
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        folder = item.path.parent.name
+        return SLOWEST_FIRST.index(folder) if folder in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    items.sort(key=rank)
 
 
 class TemplatesCompiledOnce(BytecodeCache):
