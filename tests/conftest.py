@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from flask.testing import FlaskClient
 from flask_migrate import upgrade
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
+from werkzeug.routing import Rule
 
 from scorer import create_app, with_driver
 from scorer.extensions import db
@@ -64,6 +65,28 @@ class TemplatesCompiledOnce(BytecodeCache):
 
 
 TEMPLATES = TemplatesCompiledOnce()
+
+
+def compile_each_url_rule_once() -> None:
+    """Werkzeug turns each URL rule into a Python function anew for every app it is added to:
+    25 of the 30 ms it takes to make an app, which the tests do about 1,700 times. The function
+    depends only on the rule and its defaults (it reaches the converters through the rule it is
+    bound to), so one per process serves every app.
+    """
+    compile_builder = Rule._compile_builder
+    compiled: dict[tuple, Callable] = {}
+
+    def once(rule: Rule, append_unknown: bool = True) -> Callable:
+        defaults = repr(sorted((rule.defaults or {}).items()))
+        key = (rule.rule, tuple(rule._trace), defaults, append_unknown)
+        if key not in compiled:
+            compiled[key] = compile_builder(rule, append_unknown)
+        return compiled[key]
+
+    Rule._compile_builder = once  # type: ignore[method-assign]
+
+
+compile_each_url_rule_once()
 
 
 def make_app(url: str, migrate: bool = True, **config) -> Flask:
