@@ -41,6 +41,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # How many reverse proxies stand in front of the app, whose X-Forwarded-* headers to
         # believe (scorer/proxy.py); 0 believes none.
         TRUSTED_PROXY_HOPS=0,
+        # Werkzeug's method for password hashes: scrypt, slow to guess, with a salt per password.
+        # The tests choose a cheap one, as they would otherwise spend a tenth of their time on it.
+        PASSWORD_HASH_METHOD="scrypt",
     )
     if test_config is None:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)

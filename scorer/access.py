@@ -19,6 +19,7 @@ from functools import cache
 from flask import (
     Flask,
     Response,
+    current_app,
     g,
     jsonify,
     redirect,
@@ -115,9 +116,8 @@ def add_user(session: DbSession, name: str, password: str) -> User:
         raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
     if session.scalar(select(User).where(User.name == name)):
         raise ValueError(f"There is already a user called {name}.")
-    # Werkzeug's default is scrypt: slow to guess, with a salt per password.
     with in_transaction(session):
-        user = User(name=name, password_hash=generate_password_hash(password))
+        user = User(name=name, password_hash=_hash(password))
         session.add(user)
     return user
 
@@ -125,7 +125,7 @@ def add_user(session: DbSession, name: str, password: str) -> User:
 def authenticate(session: DbSession, name: str, password: str) -> User | None:
     """The user with this name and password, or None."""
     # Made before the lookup, so the first sign-in a process answers is as slow for either kind.
-    dummy = _dummy_hash()
+    dummy = _dummy_hash(current_app.config["PASSWORD_HASH_METHOD"])
     user = session.scalar(select(User).where(User.name == " ".join(name.split())))
     if user is None:
         # Check a password all the same, so an unknown name takes as long as a known one and the
@@ -142,7 +142,7 @@ def set_password(session: DbSession, user: User, password: str) -> None:
     if len(password) < PASSWORD_MIN_LENGTH:
         raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
     with in_transaction(session):
-        user.password_hash = generate_password_hash(password)
+        user.password_hash = _hash(password)
         _bump_generation(session, user)
 
 
@@ -265,10 +265,14 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _hash(password: str) -> str:
+    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
+
+
 @cache
-def _dummy_hash() -> str:
+def _dummy_hash(method: str) -> str:
     # Made with the same method and cost as real passwords, so checking it takes as long.
-    return generate_password_hash(secrets.token_urlsafe(16))
+    return generate_password_hash(secrets.token_urlsafe(16), method=method)
 
 
 def _bump_generation(session: DbSession, user: User) -> None:

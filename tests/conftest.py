@@ -97,6 +97,8 @@ def make_app(url: str, migrate: bool = True, **config) -> Flask:
             "SECRET_KEY": "test secret",
             "SQLALCHEMY_DATABASE_URI": url,
             "WTF_CSRF_ENABLED": False,
+            # Not scrypt: a test has no password to protect, and scrypt is 0.1 s a hash.
+            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1",
             **config,
         }
     )

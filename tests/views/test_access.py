@@ -7,7 +7,8 @@ from factories import hand_form
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.access import add_user, issue_token
+from scorer import create_app
+from scorer.access import add_user, authenticate, issue_token
 from scorer.cli import main
 from scorer.extensions import db, limiter
 
@@ -113,13 +114,28 @@ def test_password_guessing_is_slowed_down(client, owner):
     assert sign_in(client).status_code == 429
 
 
-def test_passwords_are_stored_hashed_with_a_current_algorithm(app, owner):
+def test_passwords_are_stored_hashed_with_the_configured_method(app, owner):
     from scorer.models import User
 
     with app.app_context():
         user = db.session.query(User).one()
         assert PASSWORD not in user.password_hash
-        assert user.password_hash.startswith(("scrypt:", "pbkdf2:"))
+        method = app.config["PASSWORD_HASH_METHOD"]
+        assert user.password_hash.startswith(f"{method}$")
+
+
+def test_a_server_hashes_passwords_with_scrypt(databases, tmp_path):
+    """The tests configure a cheap method; the app's own default is scrypt."""
+    url = databases.fresh("sqlite", tmp_path)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test secret"})
+    assert app.config["PASSWORD_HASH_METHOD"] == "scrypt"
+    with app.app_context():
+        user = add_user(db.session, "Owner", PASSWORD)
+        assert user.password_hash.startswith("scrypt:")
+        assert authenticate(db.session, "Owner", PASSWORD) == user
+        assert authenticate(db.session, "Owner", "wrong horse battery") is None
+        db.session.remove()
+        db.engine.dispose()
 
 
 def test_api_writes_need_a_token_in_owner_mode(app, client, owner, rows):
