@@ -78,7 +78,13 @@ WATCH = """(() => {
 # The pad answers taps once our deferred scripts have run and DOMContentLoaded has drawn it.
 TIMING = """() => {
   const t = performance.getEntriesByType('navigation')[0];
-  return { pad: t.domContentLoadedEventEnd, load: t.loadEventEnd, first_byte: t.responseStart };
+  const paints = performance.getEntriesByType('paint');
+  const paint = Object.fromEntries(paints.map((p) => [p.name, p.startTime]));
+  return {
+    pad: t.domContentLoadedEventEnd, load: t.loadEventEnd, first_byte: t.responseStart,
+    worker: t.workerStart, bytes_in: t.responseEnd, parsed: t.domInteractive,
+    dcl_start: t.domContentLoadedEventStart, first_paint: paint['first-paint'],
+  };
 }"""
 COPIED = """(path) => caches.keys()
   .then((keys) => Promise.all(keys.map((key) => caches.open(key).then((c) => c.match(path)))))
@@ -130,6 +136,7 @@ def reopen(browser, proxy: CountingProxy, url: str, path: str, how: str, record_
         context.close()
 
 
+PHASES = ("worker", "first_byte", "bytes_in", "first_paint", "parsed", "dcl_start", "pad", "fresh")
 HOW = {
     "devtools": "DevTools throttling, from the copy",
     "network": "slow network at the proxy, from the copy",
@@ -140,6 +147,11 @@ HOW = {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="also print each reopen's phases (worker start, bytes in, first paint, parsed, ...)",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -221,6 +233,12 @@ def main() -> int:
             f"| {column('load')} | {budget} |"
         )
     print("\n".join(report))
+    if args.phases:
+        print(f"\nPhases, ms from navigation start: {', '.join(PHASES)}")
+        for how, runs in results.items():
+            for run in runs:
+                values = " ".join(f"{run.get(name) or 0:6.0f}" for name in PHASES)
+                print(f"{how:9s} {values}")
     print(f"\nBudgets failed: {', '.join(failures) or 'none'}")
     return 1 if failures else 0
 
