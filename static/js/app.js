@@ -795,7 +795,11 @@
       status.setAttribute("role", "status");
       box.appendChild(status);
     }
-    if (box.nextElementSibling !== play) play.parentNode.insertBefore(box, play);
+    // Under the pad, so hands waiting never push it down under the thumb; above it when one needs
+    // the table's choice (another phone's version of it, or a refusal).
+    var choose = queue.some(function (hand) { return hand.conflict || hand.problem; });
+    if (choose && box.nextElementSibling !== play) play.parentNode.insertBefore(box, play);
+    else if (!choose && box.previousElementSibling !== play) play.parentNode.insertBefore(box, play.nextSibling);
     var list = box.querySelector("ol");
     list.replaceChildren.apply(list, queue.map(itemFor));
     say(signIn ? "" : sending ? "Sending…" : "Kept on this phone; sent when the scorer answers.");

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 import sqlalchemy as sa
 from axe_playwright_python.sync_playwright import Axe
+from browser.thumb import ThumbTaps, reference_hand
 from factories import make_game
 from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
@@ -323,6 +324,32 @@ def test_copies_never_outlive_a_sign_in_or_out_and_a_refused_send_waits_for_one(
     page.get_by_role("button", name=f"Sign out {owner}").tap()
     page.wait_for_url(f"{live_server}/")
     assert page.evaluate(COPY_OF, path) is None
+
+
+def test_hands_waiting_to_send_leave_the_pad_where_it_was(
+    offline_phone, live_server: str, live_app: Flask
+):
+    """Two hands wait, and the third is counted with the same taps, none of them scrolled to."""
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat", "Dan"]).id
+    page = offline_phone()
+    open_with_copy(page, f"{live_server}/games/{game}")
+    page.context.set_offline(True)
+    taps = ThumbTaps(page)
+    for number in (1, 2):
+        reference_hand(page, taps)
+        expect(waiting(page)).to_have_count(number)
+        expect(page.locator("#hand-form .pad-title")).to_have_text(f"Record hand {number + 1}")
+    pad = page.locator("#hand-form")
+    taps(pad.locator(".went-out .chip", has_text="Bob"))
+    taps(pad.locator('.keys [data-card="9"]'))
+    for name in ("Dan", "Ann"):
+        taps(pad.locator(f'.tally[data-name="{name}"] .tally-pick'))
+        taps(pad.locator('.keys [data-card="0"]'))
+    taps(pad.locator(".last-card .chip", has_text="Draw Two"))
+    taps(page.get_by_role("button", name="Save hand"))
+    expect(waiting(page)).to_have_count(3)
+    expect(waiting(page).nth(2)).to_contain_text(re.compile(r"^Hand 3 · Bob \+9 · waiting to send"))
 
 
 def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
