@@ -71,17 +71,17 @@ HANDS = [
 ]
 
 
-@pytest.mark.parametrize(("mode", "names", "went_out", "hands"), HANDS)
-def test_the_script_sums_up_as_the_server_does(
-    phone: Page, live_app: Flask, new_game, mode, names, went_out, hands
-):
-    game_id, url = new_game(names, mode)
-    phone.goto(url)
-    pad = phone.locator("#hand-form")
-    tap_hand(pad, went_out, hands)
-    summary = pad.locator("[data-summary]").text_content()
-    shown = pad.evaluate(SHOWN)
-    assert (summary, shown) == server_view(live_app, game_id, pad.evaluate(POSTED))
+def test_the_script_sums_up_as_the_server_does(phone: Page, live_app: Flask, new_game, subtests):
+    # One phone for every hand (the pad starts afresh on each game's page); subtests report each.
+    for mode, names, went_out, hands in HANDS:
+        with subtests.test(mode=mode, players=len(names), went_out=went_out):
+            game_id, url = new_game(names, mode)
+            phone.goto(url)
+            pad = phone.locator("#hand-form")
+            tap_hand(pad, went_out, hands)
+            summary = pad.locator("[data-summary]").text_content()
+            shown = pad.evaluate(SHOWN)
+            assert (summary, shown) == server_view(live_app, game_id, pad.evaluate(POSTED))
 
 
 def test_switching_who_went_out_keeps_the_tally_off_their_row(
