@@ -63,5 +63,5 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-lint: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -e '.[test,lint]'
+	$(BIN)/python -m pip install -e '.[lint]'
 	touch $@
