@@ -34,6 +34,8 @@ PAD_KEYS = (
 # them in the pad's data) fill in the same templates.
 WORDS = {
     "nobody": "Tap who went out.",
+    # Said by the page's script before a hand is queued offline, instead of the server's refusal.
+    "uncounted": "Count every hand before saving: {names}.",
     "one": "{names} scores {total}",
     "many": "{names} score {total}",
     "challenge": "The others take {total} points between them.",

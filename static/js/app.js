@@ -217,6 +217,9 @@
       brief.push(names + " +" + total);
     }
     form.querySelector("[data-summary]").textContent = summary;
+    // The next hand is being counted: its running total takes the saved note's place.
+    var saved = form.querySelector("[data-toast]");
+    if (saved && touched(form)) saved.hidden = true;
     // For the offline queue (the last part of this file): the hand in a few words, and what each side gains.
     form.dataset.brief = brief.join(" · ");
     form.dataset.effect = JSON.stringify(effect);
@@ -701,12 +704,14 @@
 
   // What the server would refuse at once, said now rather than after the hand has waited.
   function uncounted(form) {
-    if (!form.querySelector("input[name=went_out]:checked")) return "Tap who went out.";
+    var words = JSON.parse(form.dataset.pad).words;
+    if (!form.querySelector("input[name=went_out]:checked")) return words.nobody;
     var rows = Array.prototype.filter.call(form.querySelectorAll(".tally.is-counted"), function (row) {
       var typed = row.querySelector("[data-typed]");
       return !row.querySelector("[data-cards]").value.trim() && !(typed && typed.value.trim());
     });
-    return rows.length ? "Count every hand before saving: " + rows.map(function (row) { return row.dataset.name; }).join(", ") + "." : "";
+    var names = rows.map(function (row) { return row.dataset.name; }).join(", ");
+    return rows.length ? words.uncounted.replace("{names}", names) : "";
   }
 
   function note(form, text) {

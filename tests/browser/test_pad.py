@@ -202,6 +202,15 @@ def test_the_saved_note_undoes_the_hand_in_place_and_then_fades(phone: Page, new
     expect(note).to_be_hidden()
     expect(pad.locator("[data-summary]")).to_have_text("Tap who went out.")
 
+    # Saved, and the next hand counted at once: its running total shows in the note's place.
+    tap_hand(pad, "Cat", {"Dan": ["9"], "Ann": ["4"], "Bob": ["5"]})
+    page.get_by_role("button", name="Save hand").tap()
+    expect(note).to_be_visible()
+    pad.locator(".went-out .chip", has_text="Dan").tap()
+    expect(note).to_be_hidden()
+    expect(pad.locator("[data-summary]")).to_be_visible()
+    expect(pad.locator("[data-summary]")).to_have_text("Dan scores 0")
+
 
 def test_the_pad_tells_the_offline_queue_what_the_hand_gives(phone: Page, new_game):
     game_id, url = new_game()
