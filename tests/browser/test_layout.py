@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from browser.schemes import each_scheme
+from browser.targets import offenders
 from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Page
@@ -23,32 +24,7 @@ pytestmark = pytest.mark.browser
 
 SMALL_PHONE = {"width": 360, "height": 640}
 PHONE = {"width": 390, "height": 844}
-MIN_TARGET = 44  # CSS px, WCAG 2.5.5 and Apple's guideline
 LONG_NAME = "Wolfeschlegelsteinhausenbergerdorff"  # 35 letters, no space to break at
-# Controls too small for a thumb, or sticking out of their panel. An input wrapped in a label (a
-# radio chip, a mode choice) is tapped through its label.
-OFFENDERS = """(min) => {
-  const box = (element) => element.getBoundingClientRect();
-  const small = (rect) => rect.width < min || rect.height < min;
-  const found = [];
-  for (const element of document.querySelectorAll("button, a, input, label.chip")) {
-    if (element.type === "hidden") continue;
-    if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: false })) continue;
-    let rect = box(element);
-    const label = element.tagName === "INPUT" && element.closest("label");
-    if (small(rect) && label) rect = box(label);
-    const panel = element.closest(".panel");
-    const edges = panel && box(panel);
-    const outside = panel && (rect.left < edges.left - 0.5 || rect.right > edges.right + 0.5);
-    if (!small(rect) && !outside) continue;
-    const name = element.getAttribute("aria-label") || element.innerText || element.value
-      || element.name || element.outerHTML.slice(0, 60);
-    const size = `${Math.round(rect.width)}x${Math.round(rect.height)}`;
-    const what = outside ? "sticks out of its panel" : `is under ${min}x${min}`;
-    found.push(`${element.tagName.toLowerCase()} "${name.trim()}" ${size} ${what}`);
-  }
-  return found;
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +94,7 @@ def test_screens_fit_the_phone(
                 wide = page.evaluate("document.scrollingElement.scrollWidth")
                 if wide > viewport["width"]:
                     problems.append(f"{where}: scrolls sideways, {wide}px wide")
-                for offender in page.evaluate(OFFENDERS, MIN_TARGET):
+                for offender in offenders(page):
                     problems.append(f"{where}: {offender}")
         page.set_viewport_size(SMALL_PHONE)
     assert not problems, "\n".join(problems)

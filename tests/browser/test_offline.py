@@ -13,10 +13,12 @@ from collections.abc import Callable, Iterator
 import pytest
 import sqlalchemy as sa
 from axe_playwright_python.sync_playwright import Axe
+from browser.targets import offenders
 from browser.thumb import ThumbTaps, reference_hand
 from factories import make_game
 from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
+from werkzeug.exceptions import ServiceUnavailable
 
 from scorer.access import add_user
 from scorer.extensions import db
@@ -120,15 +122,20 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
         re.compile(r"^Hand 2 · Bob \+16 · waiting to send")
     )
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
-    if page.locator("[data-waiting]").count():  # the scoreboard's slots (the pad's templates)
-        expect(page.locator('[data-side="0"] [data-waiting]')).to_have_text("+25 waiting")
+    # The scoreboard keeps the confirmed totals and marks what the waiting hands would add.
+    expect(page.locator('[data-side="0"] [data-waiting]')).to_have_text("+25 waiting")
+    expect(page.locator('[data-side="1"] [data-waiting]')).to_have_text("+16 waiting")
+    expect(page.locator('[data-side="0"] .score')).to_have_text(re.compile(r"score\s*0$"))
+    expect(page.locator('[data-side="1"] .score')).to_have_text(re.compile(r"score\s*0$"))
     assert stored(live_app, game_id) == []
 
     # Reopened offline: the copy, marked as such, with the hands still waiting.
     page.reload()
     expect(page.locator("#copy-mark")).to_have_text(re.compile(r"^Offline · last seen \d\d:\d\d$"))
     expect(waiting(page)).to_have_count(2)
+    expect(page.locator('[data-side="0"] [data-waiting]')).to_have_text("+25 waiting")
     no_axe_violations(page)
+    assert offenders(page) == []
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
     assert [hand["number"] for hand in page.evaluate(QUEUE, str(game_id))] == [1, 2]
 
@@ -189,6 +196,7 @@ def test_a_hand_another_phone_recorded_meanwhile_is_shown_and_kept_until_theirs_
     page.reload()
     expect(waiting(page).first).to_contain_text("another phone recorded it")
     no_axe_violations(page)
+    assert offenders(page) == []
 
     waiting(page).first.get_by_role("button", name="Keep theirs").tap()
     expect(page.locator("#waiting")).to_have_count(0)
@@ -219,6 +227,59 @@ def slow_page(live_app: Flask) -> Iterator[Callable[[str], None]]:
     request_started.connect(wait, live_app)
     yield slow.add
     request_started.disconnect(wait, live_app)
+
+
+@pytest.fixture
+def unavailable_page(live_app: Flask) -> Iterator[set[str]]:
+    """Paths the server answers with 503, as a scorer that is down behind its proxy would."""
+    down: set[str] = set()
+
+    def refuse(_sender, **_extra) -> None:
+        if request.method == "GET" and request.path in down:
+            raise ServiceUnavailable()
+
+    request_started.connect(refuse, live_app)
+    yield down
+    request_started.disconnect(refuse, live_app)
+
+
+def test_a_tally_survives_a_reload_while_offline(offline_phone, live_server: str, game_id: int):
+    page = offline_phone()
+    open_with_copy(page, f"{live_server}/games/{game_id}")
+    page.context.set_offline(True)
+    pad = page.locator("#hand-form")
+    pad.locator(".went-out .chip", has_text="Ann").tap()
+    pad.locator('.keys [data-card="7"]').tap()
+    pad.locator('.keys [data-card="20"]').tap()
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 27")
+
+    page.reload()
+    expect(page.locator("#copy-mark")).to_contain_text("Offline · last seen")
+    expect(pad.locator("input[name=went_out][value='0']")).to_be_checked()
+    expect(pad.locator('.tally[data-name="Bob"] [data-tape]')).to_have_text("7 · 20")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 27")
+
+
+def test_a_copy_says_when_the_scorer_cannot_be_reached_and_freshens_once_it_answers(
+    new_phone: Callable[..., Page], live_server: str, game_id: int, unavailable_page
+):
+    page = new_phone(console_allowed=re.compile(f"{UNREACHABLE.pattern}|a status of 503"))
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    unavailable_page.add(f"/games/{game_id}")
+    page.goto(url)
+    mark = page.locator("#copy-mark")
+    expect(mark).to_have_text(re.compile(r"^Can't reach the scorer · last seen \d\d:\d\d$"))
+    assert page.locator("html").get_attribute("data-copy-of") is not None
+    # The copy still counts a hand meanwhile.
+    pad = page.locator("#hand-form")
+    pad.locator(".went-out .chip", has_text="Cat").tap()
+    expect(pad.locator("[data-summary]")).to_have_text("Cat scores 0")
+
+    unavailable_page.clear()
+    expect(mark).to_be_hidden(timeout=10_000)
+    assert page.locator("html").get_attribute("data-copy-of") is None
+    expect(pad.locator("[data-summary]")).to_have_text("Cat scores 0")
 
 
 def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
@@ -311,6 +372,7 @@ def test_copies_never_outlive_a_sign_in_or_out_and_a_refused_send_waits_for_one(
     page.context.set_offline(False)
     link = page.locator("#waiting").get_by_role("link", name="Sign in to send")
     expect(link).to_be_visible()
+    assert offenders(page) == []
     assert stored(live_app, game_id) == []
     expect(waiting(page)).to_have_count(1)
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 
 import pytest
+from browser.targets import offenders
 from factories import make_game
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
@@ -134,6 +135,13 @@ def test_a_tally_survives_a_reload_and_is_dropped_once_saved(phone: Page, new_ga
     assert page.evaluate(f"localStorage.getItem('{key}')") is None
     assert page.evaluate(f"localStorage.getItem('uno:tally:{game_id}:2')") is None
 
+    # A tally kept for a hand the game has gone past (another phone saved it) is dropped, unused.
+    page.evaluate(f"localStorage.setItem('{key}', JSON.stringify({{went_out: '1'}}))")
+    page.reload()
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(pad.locator("input[name=went_out]:checked")).to_have_count(0)
+    assert page.evaluate(f"localStorage.getItem('{key}')") is None
+
 
 def test_the_deck_limits_are_checked_on_every_tap(phone: Page, new_game):
     _, url = new_game()
@@ -196,6 +204,7 @@ def test_the_saved_note_undoes_the_hand_in_place_and_then_fades(phone: Page, new
     tap_hand(pad, "Bob", {"Cat": ["7"], "Dan": ["1"], "Ann": ["2"]})
     page.get_by_role("button", name="Save hand").tap()
     expect(note).to_be_visible()
+    assert offenders(page) == []
     page.clock.run_for(3_000)
     expect(note).to_be_visible()
     page.clock.run_for(4_000)

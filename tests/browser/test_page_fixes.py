@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from browser.targets import MIN_TARGET
 from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
@@ -14,7 +15,6 @@ from scorer.extensions import db
 pytestmark = pytest.mark.browser
 
 NARROW = {"width": 360, "height": 640}
-MIN_TARGET = 44
 
 
 @pytest.fixture
