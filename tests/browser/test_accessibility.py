@@ -26,7 +26,7 @@ AXE = Axe()
 
 @pytest.fixture(scope="module")
 def seeded(live_app: Flask) -> tuple[int, int]:
-    """A game with two hands recorded, and a finished partners game."""
+    """A game with two hands recorded (the tour saves a third), and a finished partners game."""
     with live_app.app_context():
         game = make_game(db.session, ["Ann", "Bob", "Cat", "Dan"])
         record(db.session, game, 0, {1: ["3", "skip"], 2: ["wild", "draw2"], 3: ["8"]})
@@ -57,12 +57,18 @@ def screens(page: Page, base: str, others: list[str], seeded: tuple[int, int]) -
     page.get_by_role("button", name="Save hand").tap()
     page.locator(".tally .error").first.wait_for()
     yield "game, a hand refused"
+    for name, card in (("Ann", "5"), ("Dan", "9")):
+        page.locator(f'#hand-form .tally[data-name="{name}"] .tally-pick').tap()
+        page.locator(f'#hand-form .keys [data-card="{card}"]').tap()
+    page.get_by_role("button", name="Save hand").tap()
+    page.locator("[data-toast]").wait_for()
+    yield "game, a hand just saved"
     page.goto(f"{base}/games/{game_id}/share")
     yield "share"
     page.goto(f"{base}/games/{game_id}/hands/1/edit")
     yield "edit hand 1"
-    page.goto(f"{base}/games/{game_id}/hands/2/undo")
-    yield "undo hand 2"
+    page.goto(f"{base}/games/{game_id}/hands/3/undo")
+    yield "undo hand 3"
     page.goto(f"{base}/games/{finished_id}")
     yield "finished game"
     for mode in ("standard", "partners", "challenge"):
