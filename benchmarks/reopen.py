@@ -25,6 +25,11 @@ comparison. Throttling is made either by DevTools (the page's requests; navigati
 worker's own fetches may escape it) or at a proxy in front of the server (every request).
 
     .venv/bin/python benchmarks/reopen.py [--runs 5] [--how devtools,network] [--phases]
+                                          [--driver bare]
+
+`--driver bare` drives Chromium over its DevTools pipe with nothing else (bare_chromium.py):
+Playwright enables several DevTools domains in each tab and injects its scripts into pages, which
+a phone does not run. It measures the reopens from the copy, without the untimed tap.
 
 Budget (issue 12): the pad responds within 0.3 s; the fresh state follows within one round trip.
 """
@@ -32,12 +37,16 @@ Budget (issue 12): the pad responds within 0.3 s; the fresh state follows within
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bare_chromium import BareChromium  # noqa: E402
 from page_weight import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
@@ -161,6 +170,53 @@ def reopen(browser, proxy: CountingProxy, url: str, path: str, how: str, record_
         context.close()
 
 
+def reopen_bare(chromium, proxy: CountingProxy, url: str, path: str, how: str, record_hand) -> dict:
+    """The same reopen as `reopen`, with Chromium driven over its bare DevTools pipe."""
+    if how == "no-sw":
+        raise ValueError("the bare driver measures reopens from the copy only")
+    loaded = f"document.readyState === 'complete' && location.pathname === {json.dumps(path)}"
+    context = chromium.new_context()
+    try:
+        for visit in range(3):
+            tab = chromium.new_tab(context, PHONE)
+            tab.navigate(url)
+            tab.wait_for(loaded)
+            tab.evaluate("navigator.serviceWorker.ready.then(() => true)", await_promise=True)
+            if visit == 2:
+                assert tab.evaluate(f"({COPIED})({json.dumps(path)})", await_promise=True), (
+                    "no copy of the page was kept"
+                )
+            time.sleep(0.2)
+            tab.close()
+        expected = record_hand()
+
+        tab = chromium.new_tab(context, PHONE)
+        tab.send("Page.enable")  # for the script below, which Chromium runs in each new document
+        tab.send("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
+        tab.send("ServiceWorker.enable")
+        tab.send("ServiceWorker.stopAllWorkers")
+        if how == "network":
+            proxy.shape(SLOW_NETWORK["latency"] / 1000, SLOW_NETWORK["downloadThroughput"])
+        else:
+            tab.send("Network.enable")
+            tab.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+        tab.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        tab.navigate(url)
+        # Nothing is asked of the page until the reopen is over.
+        time.sleep(3)
+        times = {
+            **tab.evaluate(f"({SETTLED})()", await_promise=True),
+            **tab.evaluate(f"({TIMING})()"),
+        }
+        title = tab.evaluate("document.querySelector('#hand-form .pad-title').textContent")
+        assert title.strip() == f"Record hand {expected}", f"not the fresh state: {title}"
+        times["pad"] = max(times["painted"], times["ready"])
+        return times
+    finally:
+        proxy.unshape()
+        chromium.close_context(context)
+
+
 PHASES = (
     "worker",
     "first_byte",
@@ -175,6 +231,7 @@ PHASES = (
     "pad",
     "fresh",
 )
+DRIVERS = {"playwright": "driven by Playwright", "bare": "driven over its bare DevTools pipe"}
 HOW = {
     "devtools": "DevTools throttling, from the copy",
     "network": "slow network at the proxy, from the copy",
@@ -191,6 +248,13 @@ def main() -> int:
         help=f"which reopens, comma-separated: {', '.join(HOW)} (default: all)",
     )
     parser.add_argument(
+        "--driver",
+        choices=("playwright", "bare"),
+        default="playwright",
+        help="Playwright (with its untimed tap), or Chromium's bare DevTools pipe: nothing in the "
+        "page but the timing script (reopens from the copy only)",
+    )
+    parser.add_argument(
         "--phases",
         action="store_true",
         help="also print each reopen's phases (worker start, bytes in, first paint, parsed, ...)",
@@ -199,6 +263,10 @@ def main() -> int:
     hows = [how for how in args.how.split(",") if how]
     if unknown := set(hows) - set(HOW):
         parser.error(f"unknown --how: {', '.join(sorted(unknown))}")
+    if args.driver == "bare" and "no-sw" in hows:
+        if args.how != parser.get_default("how"):
+            parser.error("--driver bare measures reopens from the copy only")
+        hows.remove("no-sw")
     from playwright.sync_api import sync_playwright
 
     print_machine()
@@ -223,25 +291,32 @@ def main() -> int:
                 db.session.remove()
                 return number
 
-        with scorer_serve(database, folder) as server, sync_playwright() as playwright:
+        with scorer_serve(database, folder) as server, contextlib.ExitStack() as stack:
             proxy = CountingProxy(server.port)
-            browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+            stack.callback(proxy.close)
+            if args.driver == "bare":
+                driver = reopen_bare
+                browser = stack.enter_context(BareChromium())
+            else:
+                driver = reopen
+                playwright = stack.enter_context(sync_playwright())
+                browser = playwright.chromium.launch(
+                    executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS
+                )
+                stack.callback(browser.close)
             path = f"/games/{game_id}"
             url = f"http://127.0.0.1:{proxy.port}{path}"
             results: dict[str, list[dict]] = {how: [] for how in hows}
-            try:
-                for _run in range(args.runs):
-                    for how in hows:
-                        results[how].append(reopen(browser, proxy, url, path, how, record_hand))
-            finally:
-                browser.close()
-                proxy.close()
+            for _run in range(args.runs):
+                for how in hows:
+                    results[how].append(driver(browser, proxy, url, path, how, record_hand))
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
 
     report.append(
-        f"Chromium at {PHONE['viewport']['width']}x{PHONE['viewport']['height']}, "
+        f"Chromium ({DRIVERS[args.driver]}) at "
+        f"{PHONE['viewport']['width']}x{PHONE['viewport']['height']}, "
         f"{PHONE['device_scale_factor']}x, touch; a standard game of {PLAYERS} players with "
         f"{HANDS}+ hands; scorer serve (waitress) on SQLite; 400 ms latency, 50 KiB/s, CPU "
         f"{CPU_SLOWDOWN}x slower; {args.runs} runs of each, each in a fresh browser profile. "

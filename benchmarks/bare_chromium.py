@@ -1,0 +1,200 @@
+"""Chromium driven over its DevTools pipe and nothing else: no Playwright in the browser or page.
+
+Playwright enables several DevTools domains in every tab and injects its own scripts into pages;
+a phone runs none of that. A benchmark that times a page's first moments can drive the browser
+through this instead and compare. The browser gets the same flags Playwright 1.65 gives it (read
+from a Playwright launch), so only the driver differs.
+
+    with BareChromium() as chromium:
+        context = chromium.new_context()
+        tab = chromium.new_tab(context, PHONE)
+        tab.navigate(url)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import tempfile
+import time
+from typing import Any
+
+from page_weight import CHROMIUM_ARGS, CHROMIUM_PATH
+
+PLAYWRIGHTS_FLAGS = [
+    "--disable-field-trial-config",
+    "--disable-background-networking",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-back-forward-cache",
+    "--disable-breakpad",
+    "--disable-component-extensions-with-background-pages",
+    "--disable-component-update",
+    "--no-default-browser-check",
+    "--disable-default-apps",
+    "--disable-dev-shm-usage",
+    "--disable-extensions",
+    "--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,"
+    "HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,"
+    "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,OptimizationHints,"
+    "NetworkTimeServiceQuerying",
+    "--allow-pre-commit-input",
+    "--disable-hang-monitor",
+    "--disable-ipc-flooding-protection",
+    "--disable-popup-blocking",
+    "--disable-prompt-on-repost",
+    "--disable-renderer-backgrounding",
+    "--force-color-profile=srgb",
+    "--metrics-recording-only",
+    "--no-first-run",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--no-service-autorun",
+    "--disable-search-engine-choice-screen",
+    "--headless",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,"
+    "availablePointerTypes=4",
+]
+# Where Chromium reads commands from and writes answers to, with --remote-debugging-pipe.
+COMMANDS_FD, ANSWERS_FD = 3, 4
+
+
+class BareChromium:
+    """One browser; DevTools messages are JSON, each ended by a NUL byte."""
+
+    def __init__(self) -> None:
+        self._profile = tempfile.TemporaryDirectory(prefix="bare-chromium-")
+        commands_in, self._commands = os.pipe()
+        self._answers, answers_out = os.pipe()
+
+        def wire_the_pipe() -> None:
+            os.dup2(commands_in, COMMANDS_FD)
+            os.dup2(answers_out, ANSWERS_FD)
+
+        self._process = subprocess.Popen(
+            [
+                CHROMIUM_PATH,
+                *PLAYWRIGHTS_FLAGS,
+                *CHROMIUM_ARGS,
+                f"--user-data-dir={self._profile.name}",
+                "--remote-debugging-pipe",
+                "about:blank",
+            ],
+            preexec_fn=wire_the_pipe,
+            # The pipe's ends are moved to fds 3 and 4 after the fork; closing fds would close them.
+            close_fds=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(commands_in)
+        os.close(answers_out)
+        self._unread = b""
+        self._last_id = 0
+
+    def __enter__(self) -> BareChromium:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+    def send(self, method: str, params: dict | None = None, session: str | None = None) -> dict:
+        """Sends one command and waits for its answer; events on the way are dropped."""
+        self._last_id += 1
+        message: dict[str, Any] = {"id": self._last_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        while True:
+            answer = self._read()
+            if answer.get("id") == self._last_id:
+                if "error" in answer:
+                    raise RuntimeError(f"{method}: {answer['error']}")
+                return answer.get("result", {})
+
+    def _read(self) -> dict:
+        while b"\0" not in self._unread:
+            chunk = os.read(self._answers, 1 << 20)
+            if not chunk:
+                raise EOFError("Chromium closed its DevTools pipe")
+            self._unread += chunk
+        message, self._unread = self._unread.split(b"\0", 1)
+        return json.loads(message)
+
+    def new_context(self) -> str:
+        """A fresh profile within the browser, as a new phone."""
+        return self.send("Target.createBrowserContext")["browserContextId"]
+
+    def close_context(self, context: str) -> None:
+        self.send("Target.disposeBrowserContext", {"browserContextId": context})
+
+    def new_tab(self, context: str, phone: dict) -> Tab:
+        """A blank tab with the phone's screen and touch, and no DevTools domain enabled."""
+        target = self.send(
+            "Target.createTarget", {"url": "about:blank", "browserContextId": context}
+        )
+        target_id = target["targetId"]
+        attached = self.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
+        tab = Tab(self, target_id, attached["sessionId"])
+        viewport = phone["viewport"]
+        metrics = {
+            "width": viewport["width"],
+            "height": viewport["height"],
+            "deviceScaleFactor": phone["device_scale_factor"],
+            "mobile": phone["is_mobile"],
+        }
+        tab.send("Emulation.setDeviceMetricsOverride", metrics)
+        tab.send("Emulation.setTouchEmulationEnabled", {"enabled": phone["has_touch"]})
+        return tab
+
+    def close(self) -> None:
+        with contextlib.suppress(EOFError, OSError, RuntimeError):
+            self.send("Browser.close")
+        try:
+            self._process.wait(10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+        os.close(self._commands)
+        os.close(self._answers)
+        self._profile.cleanup()
+
+
+class Tab:
+    def __init__(self, chromium: BareChromium, target: str, session: str) -> None:
+        self._chromium = chromium
+        self.target = target
+        self.session = session
+
+    def send(self, method: str, params: dict | None = None) -> dict:
+        return self._chromium.send(method, params, self.session)
+
+    def navigate(self, url: str) -> None:
+        self.send("Page.navigate", {"url": url})
+
+    def evaluate(self, expression: str, await_promise: bool = False) -> Any:
+        """The expression's value, sent back as JSON."""
+        answer = self.send(
+            "Runtime.evaluate",
+            {"expression": expression, "awaitPromise": await_promise, "returnByValue": True},
+        )
+        if "exceptionDetails" in answer:
+            raise RuntimeError(answer["exceptionDetails"].get("text", "the page threw"))
+        return answer["result"].get("value")
+
+    def wait_for(self, expression: str, timeout_s: float = 30) -> None:
+        """Until the expression is true in the page, asked every 0.1 s (not while it loads)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                if self.evaluate(expression):
+                    return
+            except RuntimeError:
+                pass  # between documents
+            time.sleep(0.1)
+        raise TimeoutError(expression)
+
+    def close(self) -> None:
+        self._chromium.send("Target.closeTarget", {"targetId": self.target})
