@@ -216,7 +216,8 @@ def test_the_saved_note_undoes_the_hand_in_place_and_then_fades(phone: Page, new
     page.get_by_role("button", name="Save hand").tap()
     expect(note).to_be_visible()
     pad.locator(".went-out .chip", has_text="Dan").tap()
-    expect(note).to_be_hidden()
+    # At once, well before the note would fade by itself.
+    expect(note).to_be_hidden(timeout=1_000)
     expect(pad.locator("[data-summary]")).to_be_visible()
     expect(pad.locator("[data-summary]")).to_have_text("Dan scores 0")
 
