@@ -72,24 +72,35 @@ class BareChromium:
         self._answers, answers_out = os.pipe()
 
         def wire_the_pipe() -> None:
+            # In the child, before exec: only dup2 and fcntl, which are safe after a fork.
             os.dup2(commands_in, COMMANDS_FD)
             os.dup2(answers_out, ANSWERS_FD)
+            # dup2 onto itself (a pipe end already numbered 3 or 4) keeps close-on-exec.
+            os.set_inheritable(COMMANDS_FD, True)
+            os.set_inheritable(ANSWERS_FD, True)
 
-        self._process = subprocess.Popen(
-            [
-                CHROMIUM_PATH,
-                *PLAYWRIGHTS_FLAGS,
-                *CHROMIUM_ARGS,
-                f"--user-data-dir={self._profile.name}",
-                "--remote-debugging-pipe",
-                "about:blank",
-            ],
-            preexec_fn=wire_the_pipe,
-            # The pipe's ends are moved to fds 3 and 4 after the fork; closing fds would close them.
-            close_fds=False,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        try:
+            self._process = subprocess.Popen(
+                [
+                    CHROMIUM_PATH,
+                    *PLAYWRIGHTS_FLAGS,
+                    *CHROMIUM_ARGS,
+                    f"--user-data-dir={self._profile.name}",
+                    "--remote-debugging-pipe",
+                    "--no-startup-window",
+                ],
+                preexec_fn=wire_the_pipe,
+                # The pipe's ends are moved to fds 3 and 4 in the child; closing the others
+                # would close them there.
+                close_fds=False,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        except BaseException:
+            for fd in (commands_in, self._commands, self._answers, answers_out):
+                os.close(fd)
+            self._profile.cleanup()
+            raise
         os.close(commands_in)
         os.close(answers_out)
         self._unread = b""
@@ -157,6 +168,7 @@ class BareChromium:
             self._process.wait(10)
         except subprocess.TimeoutExpired:
             self._process.kill()
+            self._process.wait()
         os.close(self._commands)
         os.close(self._answers)
         self._profile.cleanup()
@@ -185,16 +197,20 @@ class Tab:
         return answer["result"].get("value")
 
     def wait_for(self, expression: str, timeout_s: float = 30) -> None:
-        """Until the expression is true in the page, asked every 0.1 s (not while it loads)."""
+        """Until the expression is true in the page, asked every 0.1 s.
+
+        An error while the tab is between documents is expected; the last one is reported if
+        the expression never comes true."""
         deadline = time.monotonic() + timeout_s
+        last_error: RuntimeError | None = None
         while time.monotonic() < deadline:
             try:
                 if self.evaluate(expression):
                     return
-            except RuntimeError:
-                pass  # between documents
+            except RuntimeError as error:
+                last_error = error
             time.sleep(0.1)
-        raise TimeoutError(expression)
+        raise TimeoutError(f"{expression} (last error: {last_error})")
 
     def close(self) -> None:
         self._chromium.send("Target.closeTarget", {"targetId": self.target})
