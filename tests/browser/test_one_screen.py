@@ -36,10 +36,12 @@ def shot(page: Page, name: str) -> None:
 
 
 @pytest.fixture
-def four(live_app: Flask, live_server: str) -> Callable[[], str]:
-    def make() -> str:
+def game_url(live_app: Flask, live_server: str) -> Callable[[list[str]], str]:
+    """A new standard game of these players; gives its address."""
+
+    def make(names: list[str]) -> str:
         with live_app.app_context():
-            return f"{live_server}/games/{make_game(db.session, NAMES).id}"
+            return f"{live_server}/games/{make_game(db.session, names).id}"
 
     return make
 
@@ -50,10 +52,10 @@ def four(live_app: Flask, live_server: str) -> Callable[[], str]:
     ("viewport", "scheme"), [(PHONE, "light"), (SMALL_PHONE, "dark")], ids=["390x844", "360x640"]
 )
 def test_the_reference_hand_and_the_next_need_no_scrolling(
-    new_phone: Callable[..., Page], four, viewport, scheme
+    new_phone: Callable[..., Page], game_url, viewport, scheme
 ):
     page = new_phone(viewport, color_scheme=scheme)
-    page.goto(four())
+    page.goto(game_url(NAMES))
     size = f"{viewport['width']}x{viewport['height']}-{scheme}"
     shot(page, f"open-{size}")
     taps = ThumbTaps(page)
@@ -83,12 +85,10 @@ def test_the_reference_hand_and_the_next_need_no_scrolling(
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_two_or_three_players_record_a_hand_without_scrolling(
-    new_phone: Callable[..., Page], live_app: Flask, live_server: str, players: int
+    new_phone: Callable[..., Page], game_url, players: int
 ):
-    with live_app.app_context():
-        url = f"{live_server}/games/{make_game(db.session, NAMES[:players]).id}"
     page = new_phone(PHONE)
-    page.goto(url)
+    page.goto(game_url(NAMES[:players]))
     taps = ThumbTaps(page)
     pad = page.locator("#hand-form")
     taps(pad.locator(".went-out .chip", has_text="Ann"))
@@ -105,13 +105,11 @@ def test_two_or_three_players_record_a_hand_without_scrolling(
 # The fewest and the most players issue 12 names for a small phone: 5 to 10.
 @pytest.mark.parametrize("players", [5, 10])
 def test_many_players_keep_the_keypad_and_save_in_view_on_a_small_phone(
-    new_phone: Callable[..., Page], live_app: Flask, live_server: str, players: int
+    new_phone: Callable[..., Page], game_url, players: int
 ):
     names = TEN[:players]
-    with live_app.app_context():
-        url = f"{live_server}/games/{make_game(db.session, names).id}"
     page = new_phone(SMALL_PHONE)
-    page.goto(url)
+    page.goto(game_url(names))
     pad = page.locator("#hand-form")
     pad.locator(".went-out .chip", has_text="Ann").tap()
     save = page.get_by_role("button", name="Save hand")
