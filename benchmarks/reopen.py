@@ -69,7 +69,6 @@ from support import (  # noqa: E402
 PLAYERS = 4
 HANDS = 8
 PAD_BUDGET_MS = 300
-ROUND_TRIP_MS = SLOW_NETWORK["latency"]
 # How long the bare driver leaves a reopen alone before asking the page anything.
 BARE_WAIT_S = 3
 # When the copy showed, when the pad was painted and when the fresh page replaced the copy, in ms
