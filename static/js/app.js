@@ -61,11 +61,12 @@
     });
   }
 
-  function keep(form) {
+  // `counting` is touched(form), which render has already worked out.
+  function keep(form, counting) {
     var store = storage();
     if (!store || !form.hasAttribute("data-record") || form.dataset.stale) return;
     var key = STORE + form.dataset.game + ":" + numberOf(form);
-    if (!touched(form)) { store.removeItem(key); return; }
+    if (!counting) { store.removeItem(key); return; }
     var tally = {};
     fields(form).forEach(function (input) {
       if (input.type !== "radio" || input.checked) tally[input.name] = input.value;
@@ -217,13 +218,14 @@
       brief.push(names + " +" + total);
     }
     form.querySelector("[data-summary]").textContent = summary;
+    var counting = touched(form);
     // The next hand is being counted: its running total takes the saved note's place.
     var saved = form.querySelector("[data-toast]");
-    if (saved && touched(form)) saved.hidden = true;
+    if (saved && counting) saved.hidden = true;
     // For the offline queue (the last part of this file): the hand in a few words, and what each side gains.
     form.dataset.brief = brief.join(" · ");
     form.dataset.effect = JSON.stringify(effect);
-    keep(form);
+    keep(form, counting);
   }
 
   function activeRow(form) {
@@ -327,7 +329,8 @@
     fadeNote(root);
   }
 
-  // For the offline queue (the last part of this file): an empty pad for another hand, and dropping a kept tally.
+  // For the offline queue (the last part of this file): an empty pad for another hand, dropping a
+  // kept tally, and the pad's words.
   window.unoPad = {
     reset: function (form, number) {
       forget(form.dataset.game, numberOf(form));
@@ -344,7 +347,9 @@
       render(form);
     },
     forget: forget,
-    touched: touched
+    touched: touched,
+    words: function (form) { return padOf(form).words; },
+    fill: fill
   };
 
   // A deferred script runs once the page is parsed: the pad is drawn, with any tally kept on the
@@ -710,7 +715,7 @@
 
   // What the server would refuse at once, said now rather than after the hand has waited.
   function uncounted(form) {
-    var words = JSON.parse(form.dataset.pad).words;
+    var words = window.unoPad.words(form);
     // A copy kept from a release before these words were sent: the server says it instead.
     if (!words.uncounted) return "";
     if (!form.querySelector("input[name=went_out]:checked")) return words.nobody;
@@ -719,8 +724,7 @@
       return !row.querySelector("[data-cards]").value.trim() && !(typed && typed.value.trim());
     });
     var names = rows.map(function (row) { return row.dataset.name; }).join(", ");
-    // A function, so a "$" in a name is not read as a replacement pattern.
-    return rows.length ? words.uncounted.replace("{names}", function () { return names; }) : "";
+    return rows.length ? window.unoPad.fill(words.uncounted, { names: names }) : "";
   }
 
   function note(form, text) {
