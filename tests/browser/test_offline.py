@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
@@ -215,33 +216,39 @@ def test_using_ours_makes_it_an_edit_of_their_hand(
     assert page.evaluate(QUEUE, str(game_id)) == []
 
 
+@contextmanager
+def before_answering(live_app: Flask, act: Callable[[], None]) -> Iterator[set[str]]:
+    """While a path is in the set, the server does `act` before it answers a GET of it."""
+    paths: set[str] = set()
+
+    def before(_sender, **_extra) -> None:
+        if request.method == "GET" and request.path in paths:
+            act()
+
+    request_started.connect(before, live_app)
+    try:
+        yield paths
+    finally:
+        request_started.disconnect(before, live_app)
+
+
 @pytest.fixture
 def slow_page(live_app: Flask) -> Iterator[Callable[[str], None]]:
     """Makes the server take two seconds to answer a page, so the copy stays on screen a while."""
-    slow: set[str] = set()
+    with before_answering(live_app, lambda: time.sleep(SLOW_S)) as slow:
+        yield slow.add
 
-    def wait(_sender, **_extra) -> None:
-        if request.method == "GET" and request.path in slow:
-            time.sleep(SLOW_S)
 
-    request_started.connect(wait, live_app)
-    yield slow.add
-    request_started.disconnect(wait, live_app)
+def _unavailable() -> None:
+    raise ServiceUnavailable()
 
 
 @pytest.fixture
 def refused_paths(live_app: Flask) -> Iterator[set[str]]:
     """Paths the server answers with 503 while they are in the set, as a scorer that is down
     behind its proxy would."""
-    down: set[str] = set()
-
-    def refuse(_sender, **_extra) -> None:
-        if request.method == "GET" and request.path in down:
-            raise ServiceUnavailable()
-
-    request_started.connect(refuse, live_app)
-    yield down
-    request_started.disconnect(refuse, live_app)
+    with before_answering(live_app, _unavailable) as down:
+        yield down
 
 
 def test_a_tally_survives_a_reload_while_offline(offline_phone, live_server: str, game_id: int):
