@@ -125,15 +125,32 @@ SETTLED = """() => new Promise((done) => {
   const check = () => (over() ? done(times) : setTimeout(check, 50));
   check();
 })"""
+TITLE = "() => document.querySelector('#hand-form .pad-title').textContent"
 COPIED = """(path) => caches.keys()
   .then((keys) => Promise.all(keys.map((key) => caches.open(key).then((c) => c.match(path)))))
   .then((found) => found.some(Boolean))"""
 
 
-def checked(
-    times: dict, how: str, title: str, expected: int, requests: list[str], path: str
-) -> dict:
-    """The reopen's times, once it is known to have been what it should; with "pad" added."""
+def throttled(send, proxy: CountingProxy, how: str) -> None:
+    """The tab, through `send` (a DevTools command), made a slow phone reopening the app."""
+    # A phone reopening the app from its home screen starts the worker too.
+    send("ServiceWorker.enable")
+    send("ServiceWorker.stopAllWorkers")
+    if how == "network":
+        proxy.shape(SLOW_NETWORK["latency"] / 1000, SLOW_NETWORK["downloadThroughput"])
+    else:
+        send("Network.enable")
+        send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    proxy.reset()
+
+
+def measured(evaluate, proxy: CountingProxy, how: str, expected: int, path: str) -> dict:
+    """The reopen's times, read with `evaluate` (a function's source to its value) once it is
+    known to have been what it should; with "pad" added."""
+    times = {**evaluate(SETTLED), **evaluate(TIMING)}
+    title = evaluate(TITLE)
+    requests = proxy.snapshot()[3]
     assert times.get("painted"), f"the pad's paint was not timed: {times}"
     assert times.get("ready") is not None, "the page has no uno:pad-ready mark"
     assert title.strip() == f"Record hand {expected}", f"not the fresh state: {title}"
@@ -166,25 +183,13 @@ def reopen(browser, proxy: CountingProxy, url: str, path: str, how: str, record_
 
         page = context.new_page()
         page.add_init_script(WATCH)
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        # A phone reopening the app from its home screen starts the worker too.
-        cdp.send("ServiceWorker.enable")
-        cdp.send("ServiceWorker.stopAllWorkers")
-        if how == "network":
-            proxy.shape(SLOW_NETWORK["latency"] / 1000, SLOW_NETWORK["downloadThroughput"])
-        else:
-            cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
-        proxy.reset()
+        throttled(context.new_cdp_session(page).send, proxy, how)
         # Playwright's locators first inject a script of 330 KB, 20-25 ms of the throttled page's
         # time, which landed before the pad's first paint when DOMContentLoaded came early: none
         # is used until the page is measured. Waiting for "load" and then evaluating a few lines
         # injects nothing. (Playwright's DevTools domains in the tab stay: see --driver bare.)
         page.goto(url, wait_until="load", timeout=60_000)
-        times = {**page.evaluate(SETTLED), **page.evaluate(TIMING)}
-        title = page.evaluate("document.querySelector('#hand-form .pad-title').textContent")
-        times = checked(times, how, title, expected, proxy.snapshot()[3], path)
+        times = measured(page.evaluate, proxy, how, expected, path)
         # Not timed: the pad does answer a tap.
         page.locator("#hand-form .went-out .chip").first.tap()
         page.locator("#hand-form [data-summary]").filter(has_text="scores").wait_for()
@@ -217,27 +222,21 @@ def reopen_bare(chromium, proxy: CountingProxy, url: str, path: str, how: str, r
         tab = chromium.new_tab(context, PHONE)
         tab.send("Page.enable")  # for the script below, which Chromium runs in each new document
         tab.send("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
-        tab.send("ServiceWorker.enable")
-        tab.send("ServiceWorker.stopAllWorkers")
-        if how == "network":
-            proxy.shape(SLOW_NETWORK["latency"] / 1000, SLOW_NETWORK["downloadThroughput"])
-        else:
-            tab.send("Network.enable")
-            tab.send("Network.emulateNetworkConditions", SLOW_NETWORK)
-        tab.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
-        proxy.reset()
+        throttled(tab.send, proxy, how)
         tab.navigate(url)
         # Nothing is asked of the page until the reopen is over.
         time.sleep(BARE_WAIT_S)
-        times = {
-            **tab.evaluate(f"({SETTLED})()", await_promise=True),
-            **tab.evaluate(f"({TIMING})()"),
-        }
-        assert times["load"] and times["load"] < BARE_WAIT_S * 1000, (
+        times = measured(
+            lambda source: tab.evaluate(f"({source})()", await_promise=True),
+            proxy,
+            how,
+            expected,
+            path,
+        )
+        assert 0 < times["load"] < BARE_WAIT_S * 1000, (
             f"the page was asked before its reopen was over: loaded at {times['load']} ms"
         )
-        title = tab.evaluate("document.querySelector('#hand-form .pad-title').textContent")
-        return checked(times, how, title, expected, proxy.snapshot()[3], path)
+        return times
     finally:
         proxy.unshape()
         chromium.close_context(context)
