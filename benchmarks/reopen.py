@@ -59,6 +59,7 @@ from page_weight import (  # noqa: E402
     settle,
 )
 from support import (  # noqa: E402
+    median_interval,
     play_hands,
     print_machine,
     production_app,
@@ -396,18 +397,19 @@ def main() -> int:
         )
     report.append("\nThe pad responds, over the runs:\n")
     report.append(
-        "| reopen | runs | quartiles | within the budget "
+        "| reopen | runs | median, and its 95% interval | quartiles | within the budget "
         "| pad first painted whole by the fresh page |"
     )
-    report.append("| --- | ---: | ---: | ---: | ---: |")
+    report.append("| --- | ---: | ---: | ---: | ---: | ---: |")
     for how, runs in results.items():
         pads = sorted(run["pad"] for run in runs)
         quartiles = statistics.quantiles(pads, n=4) if len(pads) > 1 else [pads[0]] * 3
         within = sum(pad <= PAD_BUDGET_MS for pad in pads) / len(pads)
         late = sum(run["painted_by"] == "fresh" for run in runs)
+        low, high = median_interval(pads)
         report.append(
-            f"| {HOW[how]} | {len(pads)} | {quartiles[0]:.0f}-{quartiles[2]:.0f} | {within:.0%} "
-            f"| {late} |"
+            f"| {HOW[how]} | {len(pads)} | {statistics.median(pads):.0f} ({low:.0f}-{high:.0f}) "
+            f"| {quartiles[0]:.0f}-{quartiles[2]:.0f} | {within:.0%} | {late} |"
         )
     print("\n".join(report))
     if args.phases:

@@ -11,6 +11,7 @@ import contextlib
 import gzip
 import http.client
 import logging
+import math
 import os
 import platform
 import re
@@ -258,6 +259,19 @@ def percentile(values: Sequence[float], share: float) -> float:
     low = int(position)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def median_interval(values: Sequence[float]) -> tuple[float, float]:
+    """A 95% interval for the median of what `values` sample, from their own order (no assumption
+    about their spread): the ranks n/2 -/+ 1.96 sqrt(n)/2, the binomial's normal approximation.
+    Sets of a few dozen timings differ by tens of ms; this says how far one set's median may be
+    from the machine's."""
+    ordered = sorted(values)
+    n = len(ordered)
+    half_width = 1.96 * math.sqrt(n) / 2
+    low = max(round(n / 2 - half_width), 1)
+    high = min(round(n / 2 + half_width) + 1, n)
+    return ordered[low - 1], ordered[high - 1]
 
 
 def summary_ms(seconds: Sequence[float]) -> dict[str, float]:
