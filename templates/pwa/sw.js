@@ -2,6 +2,7 @@
 // and the phone's last copy of the home page and of each game page it opened. A copy is shown at
 // once when such a page is reopened, but never as if it were current: the worker marks it
 // (data-copy-of on <html>) and app.js fetches the fresh page at once and puts it in its place.
+// Soon after this phone sent a change, the server's page comes first, so the change shows.
 // Fragments, polls, saves and the API always go to the server.
 "use strict";
 
@@ -16,6 +17,13 @@ const FRESH = "X-Fresh-Copy";
 // Navigation preloads of pages answered from a copy, by URL: the fresh page app.js then asks
 // for is already on its way, a round trip sooner than a request of its own.
 const preloads = new Map();
+// When this phone last sent a change (any request but a GET): a hand edited or undone, a game
+// set aside. The page a change leads to must show it, not the copy from before it, so for a
+// while after one a copied page is the server's, and its copy only if the server does not
+// answer in time. (The worker lives on for at least this long after the request.)
+let changedAt = -Infinity;
+const AFTER_CHANGE_MS = 30000;
+const SERVER_WAIT_MS = 3000;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -83,6 +91,32 @@ function network(event) {
   return Promise.resolve(event.preloadResponse).then((preloaded) => preloaded || fetch(event.request));
 }
 
+// The copy, with the server's answer (`pending`, else the navigation preload) held for the fresh
+// page app.js asks for at once.
+function fromCopy(event, page, copy, pending) {
+  const preload = Promise.resolve(pending || event.preloadResponse).catch(() => undefined);
+  preloads.set(page, preload);
+  event.waitUntil(preload.then(() => new Promise((done) => setTimeout(done, 10000)))
+    .then(() => { if (preloads.get(page) === preload) preloads.delete(page); }));
+  return marked(copy);
+}
+
+// The server's page, kept as the new copy.
+function fromServer(event, page, response) {
+  event.waitUntil(Promise.resolve(keep(page, response)).catch(() => {}));
+  return response;
+}
+
+// Soon after a change: the server's page, or the copy when the server is down or slow.
+function afterChange(event, page, copy) {
+  const answer = network(event);
+  const late = new Promise((done) => setTimeout(done, SERVER_WAIT_MS));
+  return Promise.race([answer, late]).then((response) => {
+    if (response && response.status < 500) return fromServer(event, page, response);
+    return fromCopy(event, page, copy, answer);
+  }, () => fromCopy(event, page, copy));
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
@@ -92,21 +126,16 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(caches.delete(PAGES).then(() => fetch(request)));
     return;
   }
-  if (request.method !== "GET") return;
+  if (request.method !== "GET") {
+    changedAt = Date.now();
+    return;
+  }
   const page = url.origin + url.pathname;
   if (request.mode === "navigate" && COPIED.test(url.pathname)) {
     event.respondWith(caches.open(PAGES).then((cache) => cache.match(page)).then((copy) => {
-      if (copy) {
-        const preload = Promise.resolve(event.preloadResponse).catch(() => undefined);
-        preloads.set(page, preload);
-        event.waitUntil(preload.then(() => new Promise((done) => setTimeout(done, 10000)))
-          .then(() => { if (preloads.get(page) === preload) preloads.delete(page); }));
-        return marked(copy);
-      }
-      return network(event).then((response) => {
-        event.waitUntil(Promise.resolve(keep(page, response)).catch(() => {}));
-        return response;
-      });
+      if (!copy) return network(event).then((response) => fromServer(event, page, response));
+      if (Date.now() - changedAt < AFTER_CHANGE_MS) return afterChange(event, page, copy);
+      return fromCopy(event, page, copy);
     }).catch(() => caches.match(OFFLINE, { ignoreVary: true })));
   } else if (request.mode === "navigate") {
     // Always the network: the preloaded response, else a fetch of our own (no preload in this
@@ -120,8 +149,7 @@ self.addEventListener("fetch", (event) => {
       .then((response) => {
         // A game that is gone: its copy goes before the page reloads, so it is not shown again.
         if (response.status === 404) return caches.open(PAGES).then((cache) => cache.delete(page)).then(() => response);
-        event.waitUntil(Promise.resolve(keep(page, response)).catch(() => {}));
-        return response;
+        return fromServer(event, page, response);
       }));
   } else if (url.pathname.startsWith("/static/") && url.searchParams.has("v")) {
     // A versioned file never changes, so a cached copy is as good as the server's.

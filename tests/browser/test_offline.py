@@ -450,7 +450,7 @@ def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
 
 
-def test_a_tally_started_on_the_copy_survives_the_fresh_page_and_home_is_copied_too(
+def test_a_tally_started_on_the_copy_survives_the_fresh_page(
     offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page
 ):
     page = offline_phone()
@@ -475,13 +475,37 @@ def test_a_tally_started_on_the_copy_survives_the_fresh_page_and_home_is_copied_
     expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
     assert stored(live_app, game_id) == [(1, {0: 5, 2: 7})]
 
-    # The home page too: its copy at once, marked, then the server's list.
+
+def test_home_is_copied_too_and_the_page_after_a_change_is_the_servers(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page, enter_hand
+):
+    page, theirs = offline_phone(), offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    open_with_copy(page, f"{live_server}/")
+    theirs.goto(url)
+    enter_hand(theirs, Locator.tap, "Bob", {"Cat": ["3"], "Ann": ["50"]})
+    save(theirs)
+    expect(theirs.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+
+    # Home: its copy at once, marked, then the server's list with the other phone's hand.
     slow_page("/")
     page.goto(f"{live_server}/")
     expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=SLOW_S * 900)
     expect(page.locator(".game-list").first).to_contain_text("no hands yet")
     expect(page.locator("#copy-mark")).to_be_hidden()
     expect(page.locator(".game-list").first).to_contain_text("hand 2")
+
+    # After a change sent from this phone, the next page is the server's, slow as it is: a copy
+    # from before the change would show the table what it has just corrected.
+    page.goto(url)
+    enter_hand(page, Locator.tap, "Cat", {"Ann": ["1"], "Bob": ["2"]})
+    save(page)
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    page.goto(f"{live_server}/")
+    assert page.locator("html").get_attribute("data-copy-of") is None
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    expect(page.locator(".game-list").first).to_contain_text("hand 3")
 
 
 def test_the_copy_of_a_game_that_is_gone_is_dropped_for_the_servers_answer(
