@@ -20,7 +20,8 @@ const preloads = new Map();
 // When this phone last sent a change (any request but a GET): a hand edited or undone, a game
 // set aside. The page a change leads to must show it, not the copy from before it, so for a
 // while after one a copied page is the server's, and its copy only if the server does not
-// answer in time. (The worker lives on for at least this long after the request.)
+// answer in time. Kept in memory only: a browser stops a worker idle for about as long, which
+// ends the while with it.
 let changedAt = -Infinity;
 const AFTER_CHANGE_MS = 30000;
 const SERVER_WAIT_MS = 3000;
