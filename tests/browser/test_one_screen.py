@@ -52,7 +52,7 @@ def game_url(live_app: Flask, live_server: str) -> Callable[[list[str]], str]:
     ("viewport", "scheme"), [(PHONE, "light"), (SMALL_PHONE, "dark")], ids=["390x844", "360x640"]
 )
 def test_the_reference_hand_and_the_next_need_no_scrolling(
-    new_phone: Callable[..., Page], game_url, viewport, scheme
+    new_phone: Callable[..., Page], game_url, enter_hand, viewport, scheme
 ):
     page = new_phone(viewport, color_scheme=scheme)
     page.goto(game_url(NAMES))
@@ -70,12 +70,7 @@ def test_the_reference_hand_and_the_next_need_no_scrolling(
 
     # The next hand follows at once, from the same place: Bob out, Cat 9, Dan 5, Ann 7.
     pad = page.locator("#hand-form")
-    taps(pad.locator(".went-out .chip", has_text="Bob"))
-    taps(pad.locator('.keys [data-card="9"]'))
-    taps(pad.locator('.tally[data-name="Dan"] .tally-pick'))
-    taps(pad.locator('.keys [data-card="5"]'))
-    taps(pad.locator('.tally[data-name="Ann"] .tally-pick'))
-    taps(pad.locator('.keys [data-card="7"]'))
+    enter_hand(page, taps, "Bob", {"Cat": ["9"], "Dan": ["5"], "Ann": ["7"]})
     expect(pad.locator("[data-summary]")).to_have_text("Bob scores 21")
     shot(page, f"counting-{size}")
     taps(page.get_by_role("button", name="Save hand"))
@@ -85,17 +80,14 @@ def test_the_reference_hand_and_the_next_need_no_scrolling(
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_two_or_three_players_record_a_hand_without_scrolling(
-    new_phone: Callable[..., Page], game_url, players: int
+    new_phone: Callable[..., Page], game_url, enter_hand, players: int
 ):
     page = new_phone(PHONE)
     page.goto(game_url(NAMES[:players]))
     taps = ThumbTaps(page)
     pad = page.locator("#hand-form")
-    taps(pad.locator(".went-out .chip", has_text="Ann"))
-    for number, name in enumerate(NAMES[1:players], start=1):
-        if number > 1:
-            taps(pad.locator(f'.tally[data-name="{name}"] .tally-pick'))
-        taps(pad.locator(f'.keys [data-card="{number}"]'))
+    cards = {name: [str(number)] for number, name in enumerate(NAMES[1:players], start=1)}
+    enter_hand(page, taps, "Ann", cards)
     expect(pad.locator("[data-summary]")).to_have_text(f"Ann scores {sum(range(players))}")
     taps(page.get_by_role("button", name="Save hand"))
     expect(page.locator(".pad-title")).to_have_text("Record hand 2")
