@@ -958,17 +958,13 @@
 
   // --- A page from the phone's copy: marked until the fresh one replaces it.
 
-  function clock(iso) {
-    var seen = new Date(iso);
-    if (isNaN(seen)) return "earlier";
-    return ("0" + seen.getHours()).slice(-2) + ":" + ("0" + seen.getMinutes()).slice(-2);
-  }
-
+  // The copy's mark, shown while the page is a copy (the stylesheet hides it once it is not), in
+  // the words the worker gave it: only a change of words is written, so nothing is laid out again
+  // for nothing.
+  var updating = (document.getElementById("copy-mark") || {}).textContent;
   function mark(text) {
     var node = document.getElementById("copy-mark");
-    if (!node) return;
-    node.textContent = text || "";
-    node.hidden = !text;
+    if (node && node.textContent !== text) node.textContent = text;
   }
 
   function touched(play) {
@@ -1008,7 +1004,7 @@
     if (freshening) return;
     freshening = true;
     clearTimeout(retryTimer);
-    if (seen !== undefined) mark("Last seen " + clock(seen) + " · updating…");
+    if (seen !== undefined) mark(updating);
     return fetch(location.pathname + location.search, {
       credentials: "same-origin",
       cache: "no-store",
@@ -1022,12 +1018,11 @@
       freshening = false;
       replace(new DOMParser().parseFromString(text, "text/html"));
       delete root.dataset.copyOf;
-      mark("");
       show();
       flush();
     }, function () {
       freshening = false;
-      if (isCopy()) mark((navigator.onLine ? "Can't reach the scorer" : "Offline") + " · last seen " + clock(seen));
+      if (isCopy()) mark((navigator.onLine ? "Can't reach the scorer" : "Offline") + " · last seen " + seen);
       retryLater();
     });
   }

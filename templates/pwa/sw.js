@@ -64,11 +64,15 @@ function keep(url, response) {
   });
 }
 
-// The copy, marked so the page knows it is one and says when it was seen.
+// The copy, marked so the page knows it is one (data-copy-of, the time it was seen, 20:41) and
+// says so from its first frame (templates/pwa/_copy_mark.html): the page is never presented as
+// current, and app.js has nothing to move when it runs.
 function marked(copy) {
-  const seen = copy.headers.get("X-Seen-At") || "";
+  const at = new Date(copy.headers.get("X-Seen-At"));
+  const seen = isNaN(at) ? "earlier" : at.toTimeString().slice(0, 5);
   return copy.text().then((text) => new Response(
-    text.replace("<html ", '<html data-copy-of="' + seen + '" '),
+    text.replace("<html ", '<html data-copy-of="' + seen + '" ')
+      .replace(/(id="copy-mark"[^>]*>[^<{]*){seen}/, "$1" + seen),
     { headers: copy.headers }
   ));
 }

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from axe_playwright_python.sync_playwright import Axe
 from browser.targets import offenders
 from browser.thumb import ThumbTaps, reference_hand
+from document import parse
 from factories import make_game
 from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
@@ -315,10 +316,12 @@ def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
     )
     assert page.locator("html").get_attribute("data-copy-of")
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 1")
+    pad_top = page.locator("#hand-form").bounding_box()["y"]
     page.locator("#hand-form .went-out .chip", has_text="Ann").tap()
     expect(page.locator("#hand-form [data-summary]")).to_have_text("Ann scores 0")
-    # Then the fresh state in its place, and the mark goes.
+    # Then the fresh state in its place, and the mark goes, moving nothing under the thumb.
     expect(page.locator("#copy-mark")).to_be_hidden()
+    assert page.locator("#hand-form").bounding_box()["y"] == pad_top
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
     expect(page.locator("#scoreboard .standings li").first).to_contain_text("Cat")
     expect(page.locator("#scoreboard .standings li").first).to_contain_text("17")
@@ -448,6 +451,28 @@ def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
     expect(page.locator("#waiting")).to_have_count(0, timeout=15_000)
     assert stored(live_app, game_id) == [(2, {0: 8, 1: 50}), (0, {1: 1, 2: 2})]
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+
+
+def test_the_copy_is_marked_from_its_first_frame_by_the_worker_alone(
+    offline_phone, live_server: str, game_id: int
+):
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    page.context.set_offline(True)
+    response = page.goto(url)
+    assert response is not None and response.from_service_worker
+    # The page as the worker gave it, before any script ran: it says what it is already, since
+    # the first frame may come before the page's script has run.
+    copy = parse(response.text())
+    mark = copy.by_id("copy-mark")
+    seen = copy.find("html").attrs["data-copy-of"]
+    assert re.fullmatch(r"\d\d:\d\d", seen)
+    assert mark.text == f"Last seen {seen} · updating…"
+    assert "hidden" not in mark.attrs
+    # The script then says the server cannot be reached, in the brand's place.
+    expect(page.locator("#copy-mark")).to_have_text(re.compile(r"^Offline · last seen \d\d:\d\d$"))
+    expect(page.locator(".topbar .brand")).to_be_hidden()
 
 
 def test_a_tally_started_on_the_copy_survives_the_fresh_page(
