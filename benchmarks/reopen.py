@@ -141,13 +141,15 @@ SETTLED = """() => new Promise((done) => {
   const check = () => (over() ? done(times) : setTimeout(check, 50));
   check();
 })"""
+# What a trace of the reopen needs: each task on the renderer's main thread, with its thread time.
+TRACED = ["toplevel", "blink.user_timing", "loading"]
 TITLE = "() => document.querySelector('#hand-form .pad-title').textContent"
 COPIED = """(path) => caches.keys()
   .then((keys) => Promise.all(keys.map((key) => caches.open(key).then((c) => c.match(path)))))
   .then((found) => found.some(Boolean))"""
 
 
-def throttled(send, proxy: CountingProxy, how: str) -> None:
+def throttled(send, proxy: CountingProxy, how: str, cpu_slowdown: float = CPU_SLOWDOWN) -> None:
     """The tab, through `send` (a DevTools command), made a slow phone reopening the app."""
     # A phone reopening the app from its home screen starts the worker too.
     send("ServiceWorker.enable")
@@ -157,7 +159,7 @@ def throttled(send, proxy: CountingProxy, how: str) -> None:
     else:
         send("Network.enable")
         send("Network.emulateNetworkConditions", SLOW_NETWORK)
-    send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    send("Emulation.setCPUThrottlingRate", {"rate": cpu_slowdown})
     proxy.reset()
 
 
@@ -179,8 +181,18 @@ def measured(evaluate, proxy: CountingProxy, how: str, expected: int, path: str)
     return times
 
 
-def reopen(browser, proxy: CountingProxy, url: str, path: str, how: str, record_hand) -> dict:
-    """One fresh phone: two fast visits, a hand recorded elsewhere, then the throttled reopen."""
+def reopen(
+    browser,
+    proxy: CountingProxy,
+    url: str,
+    path: str,
+    how: str,
+    record_hand,
+    cpu_slowdown: float = CPU_SLOWDOWN,
+    trace: Path | None = None,
+) -> dict:
+    """One fresh phone: two fast visits, a hand recorded elsewhere, then the throttled reopen
+    (with Chromium's trace of it written to `trace`, if given: reopen_pairs.py reads it)."""
     workers = "block" if how == "no-sw" else "allow"
     context = browser.new_context(service_workers=workers, **PHONE)
     try:
@@ -199,13 +211,17 @@ def reopen(browser, proxy: CountingProxy, url: str, path: str, how: str, record_
 
         page = context.new_page()
         page.add_init_script(WATCH)
-        throttled(context.new_cdp_session(page).send, proxy, how)
+        throttled(context.new_cdp_session(page).send, proxy, how, cpu_slowdown)
         # Playwright's locators first inject a script of 330 KB, 20-25 ms of the throttled page's
         # time, which landed before the pad's first paint when DOMContentLoaded came early: none
         # is used until the page is measured. Waiting for "load" and then evaluating a few lines
         # injects nothing. (Playwright's DevTools domains in the tab stay: see --driver bare.)
+        if trace:
+            browser.start_tracing(path=str(trace), categories=TRACED)
         page.goto(url, wait_until="load", timeout=60_000)
         times = measured(page.evaluate, proxy, how, expected, path)
+        if trace:
+            browser.stop_tracing()
         # Not timed: the pad does answer a tap.
         page.locator("#hand-form .went-out .chip").first.tap()
         page.locator("#hand-form [data-summary]").filter(has_text="scores").wait_for()
