@@ -274,6 +274,30 @@ def reopen_bare(chromium, proxy: CountingProxy, url: str, path: str, how: str, r
         chromium.close_context(context)
 
 
+def reopened_game(folder: Path):
+    """A game of PLAYERS with HANDS hands on a fresh SQLite database in `folder`: the app, the
+    database's URL, the game page's path, and `record_hand`, by which another phone records a
+    hand and which gives the number the fresh pad then shows."""
+    database = f"sqlite:///{folder / 'bench.sqlite'}"
+    app = production_app(database, folder)
+    from scorer.extensions import db
+    from scorer.services import games
+
+    with app.app_context():
+        game_id = start_game(db.session, PLAYERS, target=100_000).id
+        play_hands(db.session, game_id, HANDS, PLAYERS)
+        db.session.remove()
+
+    def record_hand() -> int:
+        with app.app_context():
+            play_hands(db.session, game_id, 1, PLAYERS)
+            number = games.load_game(db.session, game_id).state.next_hand_number
+            db.session.remove()
+            return number
+
+    return app, database, f"/games/{game_id}", record_hand
+
+
 PHASES = (
     "worker",
     "first_byte",
@@ -330,23 +354,8 @@ def main() -> int:
     report: list[str] = []
     failures: list[str] = []
     with scratch_folder("reopen-") as folder:
-        database = f"sqlite:///{folder / 'bench.sqlite'}"
-        app = production_app(database, folder)
+        app, database, path, record_hand = reopened_game(folder)
         from scorer.extensions import db
-        from scorer.services import games
-
-        with app.app_context():
-            game_id = start_game(db.session, PLAYERS, target=100_000).id
-            play_hands(db.session, game_id, HANDS, PLAYERS)
-            db.session.remove()
-
-        def record_hand() -> int:
-            """Another phone records a hand; gives the number the fresh pad then shows."""
-            with app.app_context():
-                play_hands(db.session, game_id, 1, PLAYERS)
-                number = games.load_game(db.session, game_id).state.next_hand_number
-                db.session.remove()
-                return number
 
         with scorer_serve(database, folder) as server, contextlib.ExitStack() as stack:
             proxy = CountingProxy(server.port)
@@ -361,7 +370,6 @@ def main() -> int:
                     executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS
                 )
                 stack.callback(browser.close)
-            path = f"/games/{game_id}"
             url = f"http://127.0.0.1:{proxy.port}{path}"
             results: dict[str, list[dict]] = {how: [] for how in hows}
             for _run in range(args.runs):

@@ -36,17 +36,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from page_weight import CHROMIUM_ARGS, CHROMIUM_PATH, CPU_SLOWDOWN, CountingProxy  # noqa: E402
-from reopen import HANDS, PLAYERS, reopen  # noqa: E402
-from support import (  # noqa: E402
-    ROOT,
-    median_interval,
-    play_hands,
-    print_machine,
-    production_app,
-    scorer_serve,
-    scratch_folder,
-    start_game,
-)
+from reopen import reopen, reopened_game  # noqa: E402
+from support import ROOT, median_interval, print_machine, scorer_serve, scratch_folder  # noqa: E402
 
 # All of a reopen's own work is done by then without CPU throttling (the pad is drawn at
 # 120-220 ms), and the fresh page, a 400 ms round trip away, has not come yet.
@@ -111,29 +102,15 @@ def worktree(revision: str):
 @contextlib.contextmanager
 def side(folder: Path, code: Path | None):
     """A game on a fresh database, served by the code at `code` (the working tree if None)."""
-    database = f"sqlite:///{folder / 'bench.sqlite'}"
-    app = production_app(database, folder)
+    app, database, path, record_hand = reopened_game(folder)
     from scorer.extensions import db
-    from scorer.services import games
-
-    with app.app_context():
-        game_id = start_game(db.session, PLAYERS, target=100_000).id
-        play_hands(db.session, game_id, HANDS, PLAYERS)
-        db.session.remove()
-
-    def record_hand() -> int:
-        with app.app_context():
-            play_hands(db.session, game_id, 1, PLAYERS)
-            number = games.load_game(db.session, game_id).state.next_hand_number
-            db.session.remove()
-            return number
 
     with contextlib.ExitStack() as stack:
         with python_path(code):
             server = stack.enter_context(scorer_serve(database, folder))
         proxy = CountingProxy(server.port)
         stack.callback(proxy.close)
-        yield proxy, f"/games/{game_id}", record_hand
+        yield proxy, path, record_hand
     with app.app_context():
         db.engine.dispose()
 
