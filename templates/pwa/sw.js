@@ -68,8 +68,8 @@ function keep(url, response) {
 // says so from its first frame (templates/pwa/_copy_mark.html): the page is never presented as
 // current, and app.js has nothing to move when it runs.
 function marked(copy) {
-  const at = new Date(copy.headers.get("X-Seen-At"));
-  const seen = isNaN(at) ? "earlier" : at.toTimeString().slice(0, 5);
+  // Every copy is put with its X-Seen-At (keep and the message below).
+  const seen = new Date(copy.headers.get("X-Seen-At")).toTimeString().slice(0, 5);
   return copy.text().then((text) => new Response(
     text.replace("<html ", '<html data-copy-of="' + seen + '" ')
       .replace(/(id="copy-mark"[^>]*>[^<{]*){seen}/, "$1" + seen),
