@@ -961,7 +961,7 @@
   // The copy's mark, shown while the page is a copy (the stylesheet hides it once it is not), in
   // the words the worker gave it: only a change of words is written, so nothing is laid out again
   // for nothing.
-  var updating = (document.getElementById("copy-mark") || {}).textContent || "";
+  var updatingWords = (document.getElementById("copy-mark") || {}).textContent;
   function mark(text) {
     var node = document.getElementById("copy-mark");
     if (node && node.textContent !== text) node.textContent = text;
@@ -1004,8 +1004,7 @@
     if (freshening) return;
     freshening = true;
     clearTimeout(retryTimer);
-    // {seen} is left only in a copy an older worker served, while the new one takes over.
-    if (seen !== undefined) mark(updating.replace("{seen}", seen));
+    if (seen !== undefined) mark(updatingWords);
     return fetch(location.pathname + location.search, {
       credentials: "same-origin",
       cache: "no-store",

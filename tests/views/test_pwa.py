@@ -135,7 +135,8 @@ def test_a_copied_page_has_a_hidden_copy_mark_and_the_script_deferred(client):
     # Shown only on a copy (html[data-copy-of], which the worker adds), with the time it was seen
     # in place of {seen}; in the top bar, which a fresh page replaces with its own, before the
     # brand it stands in for.
-    assert mark.attrs["role"] == "status" and mark.text == "Last seen {seen} · updating…"
+    assert mark.attrs["role"] == "status" and "hidden" in mark.attrs
+    assert mark.text == "Last seen {seen} · updating…"
     assert page.find("header").find("p") is mark
     assert mark.find_next_sibling("a").attrs["class"] == "brand"
     scripts = {node.attrs["src"].split("?")[0]: node.attrs for node in page.find_all("script")}
