@@ -216,12 +216,13 @@ def reopen(
         # time, which landed before the pad's first paint when DOMContentLoaded came early: none
         # is used until the page is measured. Waiting for "load" and then evaluating a few lines
         # injects nothing. (Playwright's DevTools domains in the tab stay: see --driver bare.)
+        tracing = contextlib.ExitStack()
         if trace:
             browser.start_tracing(path=str(trace), categories=TRACED)
-        page.goto(url, wait_until="load", timeout=60_000)
-        times = measured(page.evaluate, proxy, how, expected, path)
-        if trace:
-            browser.stop_tracing()
+            tracing.callback(browser.stop_tracing)
+        with tracing:
+            page.goto(url, wait_until="load", timeout=60_000)
+            times = measured(page.evaluate, proxy, how, expected, path)
         # Not timed: the pad does answer a tap.
         page.locator("#hand-form .went-out .chip").first.tap()
         page.locator("#hand-form [data-summary]").filter(has_text="scores").wait_for()

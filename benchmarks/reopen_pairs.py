@@ -53,6 +53,7 @@ def main_thread_cpu_ms(trace: Path, url: str, window_ms: float = CPU_WINDOW_MS) 
         if event.get("name") == "navigationStart"
         and event.get("args", {}).get("data", {}).get("documentLoaderURL") == url
     ]
+    assert starts, f"no navigation to {url} in the trace"
     start = starts[-1]
     main = next(
         event["tid"]
@@ -105,14 +106,17 @@ def side(folder: Path, code: Path | None):
     app, database, path, record_hand = reopened_game(folder)
     from scorer.extensions import db
 
+    def dispose() -> None:
+        with app.app_context():
+            db.engine.dispose()
+
     with contextlib.ExitStack() as stack:
+        stack.callback(dispose)
         with python_path(code):
             server = stack.enter_context(scorer_serve(database, folder))
         proxy = CountingProxy(server.port)
         stack.callback(proxy.close)
         yield proxy, path, record_hand
-    with app.app_context():
-        db.engine.dispose()
 
 
 @contextlib.contextmanager
