@@ -958,9 +958,9 @@
 
   // --- A page from the phone's copy: marked until the fresh one replaces it.
 
-  // The copy's mark, shown while the page is a copy (the stylesheet hides it once it is not), in
-  // the words the worker gave it: only a change of words is written, so nothing is laid out again
-  // for nothing.
+  // The copy's mark, hidden in the markup and shown by the stylesheet while the page is a copy
+  // (html[data-copy-of]), in the words the worker gave it: only a change of words is written, so
+  // nothing is laid out again for nothing.
   var updatingWords = (document.getElementById("copy-mark") || {}).textContent;
   function mark(text) {
     var node = document.getElementById("copy-mark");
