@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import subprocess
 import tempfile
 import time
@@ -105,6 +106,9 @@ class BareChromium:
         os.close(answers_out)
         self._unread = b""
         self._last_id = 0
+        # Commands posted without waiting (`post`), and the answers that have come to them.
+        self._awaited: set[int] = set()
+        self._answered: dict[int, dict] = {}
 
     def __enter__(self) -> BareChromium:
         return self
@@ -114,17 +118,48 @@ class BareChromium:
 
     def send(self, method: str, params: dict | None = None, session: str | None = None) -> dict:
         """Sends one command and waits for its answer; events on the way are dropped."""
+        command_id = self.post(method, params, session)
+        while (answer := self._answered.pop(command_id, None)) is None:
+            self._keep(self._read())
+        if "error" in answer:
+            raise RuntimeError(f"{method}: {answer['error']}")
+        return answer.get("result", {})
+
+    def post(
+        self,
+        method: str,
+        params: dict | None = None,
+        session: str | None = None,
+        keep: bool = True,
+    ) -> int:
+        """Sends one command without waiting; its answer is kept for `answer` unless `keep` is
+        false. Gives the command's id."""
         self._last_id += 1
         message: dict[str, Any] = {"id": self._last_id, "method": method, "params": params or {}}
         if session:
             message["sessionId"] = session
+        if keep:
+            self._awaited.add(self._last_id)
         os.write(self._commands, json.dumps(message).encode() + b"\0")
-        while True:
-            answer = self._read()
-            if answer.get("id") == self._last_id:
-                if "error" in answer:
-                    raise RuntimeError(f"{method}: {answer['error']}")
-                return answer.get("result", {})
+        return self._last_id
+
+    def answer(self, command_id: int) -> dict | None:
+        """The answer to a posted command (its "result" or "error") if it has come, without
+        waiting for it."""
+        while select.select([self._answers], [], [], 0)[0]:
+            chunk = os.read(self._answers, 1 << 20)
+            if not chunk:
+                raise EOFError("Chromium closed its DevTools pipe")
+            self._unread += chunk
+        while b"\0" in self._unread:
+            message, self._unread = self._unread.split(b"\0", 1)
+            self._keep(json.loads(message))
+        return self._answered.pop(command_id, None)
+
+    def _keep(self, message: dict) -> None:
+        if message.get("id") in self._awaited:
+            self._awaited.discard(message["id"])
+            self._answered[message["id"]] = message
 
     def _read(self) -> dict:
         while b"\0" not in self._unread:
@@ -182,6 +217,12 @@ class Tab:
 
     def send(self, method: str, params: dict | None = None) -> dict:
         return self._chromium.send(method, params, self.session)
+
+    def post(self, method: str, params: dict | None = None, keep: bool = True) -> int:
+        return self._chromium.post(method, params, self.session, keep)
+
+    def answer(self, command_id: int) -> dict | None:
+        return self._chromium.answer(command_id)
 
     def navigate(self, url: str) -> None:
         self.send("Page.navigate", {"url": url})
