@@ -174,10 +174,19 @@ class FloorHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class FloorServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser profile closed with a request on its way: nothing to report.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def floor_site() -> Iterator[Page]:
     """The floor page and its worker, served on 127.0.0.1 behind a counting proxy."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FloorHandler)
+    server = FloorServer(("127.0.0.1", 0), FloorHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     proxy = CountingProxy(server.server_address[1])
