@@ -10,8 +10,10 @@ Each reopen, of either page, is the same: a fresh browser profile (a new rendere
 three times on a fast network, so the worker has a copy of it; for the game another phone then
 records a hand; the worker is stopped, as when a phone reopens the app from its home screen; and
 the page is opened again on the throttled profile (400 ms latency, 50 KiB/s down, CPU 4x slower).
-From the navigation on, a real touch (DevTools' Input.dispatchTouchEvent, a touch start and end)
-lands on the page every 16 ms at the same spot, until the page has answered one:
+From the navigation on, real touches (DevTools' Input.dispatchTouchEvent, a touch start and end)
+land on the same spot, one at a time: the next 16 ms after the last, or once the browser has taken
+the last (it holds touches back until the new page's first frame, and a busy page takes them
+late), until the page has answered one:
 
 - the game: the first "Who went out?" chip; answered when its radio is checked and the pad's
   summary names that player (the pad has added it up);
