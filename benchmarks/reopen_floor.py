@@ -69,10 +69,10 @@ LOOK_EVERY_S = 0.1
 ANSWER_TIMEOUT_S = 15
 SETTLE_TIMEOUT_S = 15
 
-# Notes, in the page, of when a tap first reached the target and when the page first answered
-# one; `target` is the selector of what is tapped, `answered` a function that is true once the
-# page shows the answer. The observer runs on every change to the document until then: a
-# microtask per batch of changes, the same few lines on both sides.
+# Notes, in the page, of when a tap first reached the target, when the page first answered one,
+# and whether it later took the answer away; `target` is the selector of what is tapped,
+# `answered` a function that is true while the page shows the answer. The observer runs on every
+# change to the document: a microtask per batch of changes, the same few lines on both sides.
 WATCH = """(() => {
   const target = %(target)s;
   const answered = %(answered)s;
@@ -83,11 +83,18 @@ WATCH = """(() => {
     }
   }, { capture: true, passive: true });
   const watch = new MutationObserver(() => {
-    if (notes.answered || !answered()) return;
+    if (notes.answered) {
+      // Then only whether the page takes the answer away again (a later tap may restore it).
+      if (!answered()) {
+        notes.lost = performance.now();
+        watch.disconnect();
+      }
+      return;
+    }
+    if (!answered()) return;
     notes.answered = performance.now();
     notes.on_copy = document.documentElement.hasAttribute('data-copy-of');
     requestAnimationFrame(() => { notes.frame = performance.now(); });
-    watch.disconnect();
   });
   watch.observe(document, { childList: true, characterData: true, subtree: true });
 })()"""
@@ -284,10 +291,7 @@ def settled(tab: Tab, page: Page, expected: int | None) -> dict:
     if page.fresh and expected is not None:
         done = page.fresh(expected)
     tab.wait_for(done, timeout_s=SETTLE_TIMEOUT_S)
-    notes = tab.evaluate(TIMING)
-    # Still shown once the page has settled (for the game: after the fresh state came).
-    notes["kept"] = tab.evaluate(f"({page.answered})()")
-    return notes
+    return tab.evaluate(TIMING)
 
 
 def reopen(chromium: BareChromium, page: Page, how: str) -> dict:
@@ -418,12 +422,12 @@ def main() -> int:
         reached = [notes["reached"] for notes in runs if notes.get("reached")]
         frame = [notes["frame"] for notes in runs if notes.get("frame")]
         on_copy = sum(bool(notes.get("on_copy")) for notes in runs)
-        kept = sum(bool(notes.get("kept")) for notes in runs)
+        lost = [notes["lost"] for notes in runs if notes.get("lost")]
         print(
             f"  {name}: answered {describe(answered[name])}; first tap on the target "
             f"{describe(reached)}; next frame {describe(frame)}; answered on the copy "
-            f"{on_copy}/{len(runs)}; the answer still shown once the page settled "
-            f"{kept}/{len(runs)}"
+            f"{on_copy}/{len(runs)}; the answer taken away again {len(lost)}/{len(runs)}, "
+            f"at {describe(lost)}"
         )
     print("Paired differences:")
     ok = True
