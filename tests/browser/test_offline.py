@@ -116,7 +116,14 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     save(page)
     expect(waiting(page)).to_have_count(1)
     expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Ann \+25 · waiting to send"))
-    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    # An empty pad for the next hand, the tally kept for the one waiting dropped.
+    pad = page.locator("#hand-form")
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(pad.locator("input[name=number]")).to_have_value("2")
+    expect(pad.locator("input[name=went_out]:checked")).to_have_count(0)
+    expect(pad.locator("[data-summary]")).to_have_text("Tap who went out.")
+    expect(pad.locator('.tally[data-name="Cat"] [data-cards]')).to_have_value("")
+    assert page.evaluate(f"localStorage.getItem('uno:tally:{game_id}:1')") is None
     enter_hand(page, Locator.tap, "Bob", {"Cat": ["7"], "Ann": ["9"]})
     save(page)
     expect(waiting(page)).to_have_count(2)

@@ -14,12 +14,20 @@ from document import HTMX, parse
 
 from scorer import assets
 from scorer.assets import served_body
+from scorer.bundles import join_modules
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
+def source_of(name: str) -> bytes:
+    """A static file as the app reads it: the page's script joined from its modules."""
+    if name in assets.BUNDLES:
+        return join_modules(STATIC / assets.BUNDLES[name]).encode()
+    return (STATIC / name).read_bytes()
+
+
 def version_of(name: str) -> str:
-    return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+    return hashlib.sha256(source_of(name)).hexdigest()[:12]
 
 
 def get(client, url: str, **headers):
@@ -130,7 +138,7 @@ def versioned(name: str) -> str:
 
 @pytest.mark.parametrize("name", OURS)
 def test_our_scripts_and_stylesheets_are_sent_minified(client, name):
-    source = (STATIC / name).read_bytes()
+    source = source_of(name)
     served = get(client, versioned(name)).data
     assert served == served_body(source, name)
     assert len(served) < len(source) * 0.85
@@ -161,7 +169,7 @@ def test_the_minified_script_is_still_valid_javascript(client, tmp_path):
 def test_static_files_are_sent_compressed_and_cached_per_encoding(
     client, name, encoding, decompress
 ):
-    body = served_body((STATIC / name).read_bytes(), name)
+    body = served_body(source_of(name), name)
     response = get(client, versioned(name), **{"Accept-Encoding": f"{encoding}, deflate"})
     assert response.headers["Content-Encoding"] == encoding
     assert "Accept-Encoding" in response.headers["Vary"]
@@ -208,7 +216,7 @@ def test_a_static_file_is_sent_whole_with_no_header_a_phone_has_no_use_for(clien
     name = "js/app.js"
     response = get(client, versioned(name), Range="bytes=0-99")
     assert response.status_code == 200
-    assert response.data == served_body((STATIC / name).read_bytes(), name)
+    assert response.data == served_body(source_of(name), name)
     for header in ("Accept-Ranges", "Content-Range", "Last-Modified", "Content-Disposition"):
         assert header not in response.headers
     # Nor what only a page or a changing file needs; a session, made by a page, changes nothing.
