@@ -195,7 +195,10 @@ const onClick = (event) => {
   if (button && button.dataset.undo && window.htmx) {
     // Undo of the "Hand N saved" note: the game goes back in place, without leaving the page.
     event.preventDefault();
-    window.htmx.ajax("POST", button.dataset.undo, { source: button, target: "#game", swap: "outerHTML" });
+    // A failure is htmx:sendError's to report (offline.js); the promise need not say it again.
+    window.htmx
+      .ajax("POST", button.dataset.undo, { source: button, target: "#game", swap: "outerHTML" })
+      .catch(() => {});
     return;
   }
   const form = button && button.closest("form.pad");
