@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -158,6 +159,57 @@ def test_the_minified_script_is_still_valid_javascript(client, tmp_path):
     script.write_bytes(get(client, versioned("js/app.js")).data)
     checked = subprocess.run(["node", "--check", str(script)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
+
+
+# A page with nothing on it for the script but the server's words: the script must start, listen,
+# and mark the pad ready without touching anything the page lacks.
+FAKE_PAGE = """
+const vm = require("node:vm");
+const fs = require("node:fs");
+const listening = [];
+const marks = [];
+const element = () => null;
+const page = {
+  readyState: "interactive",
+  hidden: false,
+  documentElement: { dataset: { client: process.argv[2] } },
+  addEventListener: (type) => listening.push(type),
+  querySelector: element,
+  querySelectorAll: () => [],
+  getElementById: element,
+};
+const context = {
+  document: page,
+  location: { pathname: "/", search: "" },
+  navigator: { onLine: true },
+  performance: { mark: (name) => marks.push(name) },
+  localStorage: { getItem: () => null, setItem: () => {}, removeItem: () => {}, length: 0 },
+  setTimeout,
+  clearTimeout,
+  console,
+};
+context.window = Object.assign(context, { addEventListener: (type) => listening.push(type) });
+vm.runInNewContext(fs.readFileSync(process.argv[1], "utf8"), context);
+console.log(JSON.stringify({ listening, marks }));
+"""
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="needs node to run JavaScript")
+def test_the_served_script_starts_on_a_page(client, tmp_path):
+    script = tmp_path / "app.min.js"
+    script.write_bytes(get(client, versioned("js/app.js")).data)
+    page = parse(client.get("/"))
+    ran = subprocess.run(
+        ["node", "-e", FAKE_PAGE, str(script), page.find("html").attrs["data-client"]],
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr
+    started = json.loads(ran.stdout)
+    assert started["marks"] == ["uno:pad-ready"]
+    assert {"click", "input", "htmx:load", "htmx:sendError", "htmx:afterSettle", "online"} <= set(
+        started["listening"]
+    )
 
 
 @pytest.mark.parametrize(
