@@ -22,9 +22,13 @@ export default [
       "prefer-arrow-callback": "error",
       eqeqeq: "error",
       "no-implicit-globals": "error",
-      "no-restricted-properties": [
+      // Modules share what they export; nothing is hung on window for another to find.
+      "no-restricted-syntax": [
         "error",
-        { object: "window", property: "unoPad", message: "Modules share an interface by import, not by window." },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.name='window']",
+          message: "Export it and import it where it is needed, rather than setting a window global.",
+        },
       ],
       "no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
     },
