@@ -32,6 +32,7 @@ import hashlib
 import mimetypes
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -82,7 +83,7 @@ def static_version(filename: str) -> str | None:
     if folder is None:
         return None
     if filename in BUNDLES:
-        return hashlib.sha256(bundle(filename)).hexdigest()[:VERSION_LENGTH]
+        return _current(filename).version
     path = os.path.realpath(os.path.join(folder, filename))
     if not path.startswith(os.path.realpath(folder) + os.sep):
         return None
@@ -94,23 +95,46 @@ def static_version(filename: str) -> str | None:
     return _digest(path, stat.st_mtime_ns, stat.st_size)
 
 
-def bundle(filename: str) -> bytes:
-    """The script a file of `BUNDLES` is joined into, from the modules as they are now."""
+@dataclass(frozen=True)
+class _Built:
+    """A joined script, with the modification time and size of each module it was joined from."""
+
+    stamps: tuple[tuple[str, int, int], ...]
+    body: bytes
+    version: str
+
+
+# Every page links the script, so its version is asked for on every page: checking the modules'
+# stamps (a stat each) is cheap, finding and reading them again is not (milliseconds).
+_built: dict[str, _Built] = {}
+
+
+def _stamp(path: str) -> tuple[str, int, int]:
+    stat = os.stat(path)
+    return path, stat.st_mtime_ns, stat.st_size
+
+
+def _current(filename: str) -> _Built:
     folder = current_app.static_folder
     assert folder is not None
-    entry = Path(folder, BUNDLES[filename])
-    # Keyed by every module's modification time and size: an edited module joins again at once.
-    stamps = tuple(
-        (str(path), stat.st_mtime_ns, stat.st_size)
-        for path in bundles.sources(entry)
-        for stat in (path.stat(),)
-    )
-    return _joined(str(entry), stamps)
+    entry = os.path.join(folder, BUNDLES[filename])
+    built = _built.get(entry)
+    try:
+        if built is not None and all(_stamp(stamp[0]) == stamp for stamp in built.stamps):
+            return built
+    except OSError:
+        pass
+    # Stamped before joining: a module edited meanwhile is joined again on the next request.
+    stamps = tuple(_stamp(str(path)) for path in bundles.sources(Path(entry)))
+    body = bundles.join_modules(Path(entry)).encode()
+    built = _Built(stamps, body, hashlib.sha256(body).hexdigest()[:VERSION_LENGTH])
+    _built[entry] = built
+    return built
 
 
-@lru_cache(maxsize=8)
-def _joined(entry: str, _stamps: tuple[tuple[str, int, int], ...]) -> bytes:
-    return bundles.join_modules(Path(entry)).encode()
+def bundle(filename: str) -> bytes:
+    """The script a file of `BUNDLES` is joined into, from the modules as they are now."""
+    return _current(filename).body
 
 
 def _serve_bundles(app: Flask) -> None:

@@ -148,6 +148,21 @@ def test_our_scripts_and_stylesheets_are_sent_minified(client, name):
     assert b"/*" not in served and b"// " not in served
 
 
+def test_the_scripts_version_follows_each_of_its_modules(client, tmp_path, monkeypatch):
+    (tmp_path / "main.js").write_text('import { a } from "./a.js";\nconsole.log(a);\n')
+    module = tmp_path / "a.js"
+    module.write_text("export const a = 1;\n")
+    # An absolute entry stands in for the one under static/.
+    monkeypatch.setitem(assets.BUNDLES, "js/app.js", str(tmp_path / "main.js"))
+    with client.application.test_request_context():
+        first = assets.static_url("js/app.js")
+        assert assets.static_url("js/app.js") == first
+        module.write_text("export const a = 22;\n")
+        second = assets.static_url("js/app.js")
+    assert second != first
+    assert b"const a=22;" in get(client, second).data
+
+
 def test_a_vendored_file_is_sent_as_it_is(client):
     name = "vendor/htmx-2.0.11.min.js"
     assert get(client, versioned(name)).data == (STATIC / name).read_bytes()
