@@ -604,6 +604,9 @@ def test_every_word_the_script_shows_comes_from_the_server(
     expect(waiting(page)).to_have_count(1)
     assert unmarked(page, "#waiting", "[data-waiting]:not([hidden])") == []
     assert page.locator("#waiting").get_attribute("aria-label").startswith(OPEN)
+    # Its first try has failed: a request still in flight as the page reloads can reach the
+    # server although the phone is offline.
+    expect(page.locator("#waiting-status")).to_have_text(CLIENT_WORDS["kept"])
 
     # The copy's mark, reopened offline.
     page.reload()
