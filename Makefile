@@ -1,17 +1,20 @@
 # UNO score keeper: run it, test it, lint it.
 #
 #   make run          serve the app on 0.0.0.0 (port from PORT, default 8000)
-#   make test         run the test suite, one worker per core; options go in PYTEST_ARGS="-k hands"
-#                     (PYTEST_WORKERS=0 runs it in one process)
-#   make lint         ruff check, format check and mypy
+#   make test         run the script's unit tests (node --test), then the test suite, one worker
+#                     per core; options go in PYTEST_ARGS="-k hands" (PYTEST_WORKERS=0 runs it in
+#                     one process)
+#   make lint         ruff check, format check and mypy; ESLint on the page's script
 #   make screenshots  take the phone screenshots again and put them in docs/screenshots/
 #
 # The virtualenv lives in .venv. pip runs again only when pyproject.toml is newer than the
-# stamp file for that set of dependencies.
+# stamp file for that set of dependencies; npm ci (ESLint, in node_modules) only when
+# package-lock.json is newer than its stamp.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+NODE_MODULES := node_modules
 PYTEST_ARGS ?=
 # pytest-xdist workers, one per core. Each test file stays on one worker: the browser tests
 # share one server per file. Files go out in the order tests/conftest.py collects them, the
@@ -29,6 +32,8 @@ run: $(VENV)/.installed-run
 # would have every worker and every server a test starts compile them all again.
 test: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.installed-test
+	scripts/ensure-nodejs.sh
+	if command -v node >/dev/null; then node --test tests/js/; fi
 	scripts/ensure-chromium.sh
 	scripts/ensure-redis.sh
 	scripts/ensure-caddy.sh
@@ -43,10 +48,17 @@ screenshots: $(VENV)/.installed-test
 	rm -f docs/screenshots/*.png
 	cp build/screenshots/*.png docs/screenshots/
 
-lint: $(VENV)/.installed-lint
+lint: $(VENV)/.installed-lint $(NODE_MODULES)/.installed
 	$(BIN)/ruff check scorer tests benchmarks
 	$(BIN)/ruff format --check scorer tests benchmarks
 	$(BIN)/mypy
+	$(NODE_MODULES)/.bin/eslint
+
+# ESLint and its configuration's packages, exactly as package-lock.json has them.
+$(NODE_MODULES)/.installed: package.json package-lock.json
+	scripts/ensure-nodejs.sh
+	npm ci --no-audit --no-fund
+	touch $@
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

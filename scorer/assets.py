@@ -10,9 +10,13 @@ A static file is sent as it is served many times over: our own scripts and style
 (rjsmin, rcssmin), so the files in static/ keep their comments, and then compressed at the highest
 Brotli and gzip levels, both worked out once per version of the file and kept in memory. Brotli 11
 takes about 70 ms for htmx, too slow for every request but 1.2 KB smaller than the level pages get.
-Both are kept for one budget, the first visit to a game within 35 KB (BENCHMARKS.md): without
-minifying, app.js and app.css come to 3.9 KB more, and at the pages' Brotli level to 0.9 KB more,
-either of which breaks it.
+Both are kept for one budget, the first visit to a game within 40 KB (BENCHMARKS.md): without
+minifying, the script and app.css come to about 4 KB more, which breaks it, and at the pages'
+Brotli level to about 0.9 KB more.
+The page's script is written as ES modules (static/js/src) and served as one file, joined by
+scorer/bundles.py: `BUNDLES` maps the URL a page links to the entry module, and the joined script
+is then minified, compressed and versioned (by the content of all its modules) like any file.
+
 Minifying as the file is served, rather than committing a minified copy, means nothing can go
 stale: the served bytes always follow the file. Ranges are not offered: the files are small.
 
@@ -25,15 +29,20 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import mimetypes
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import brotli
 import rcssmin
 import rjsmin
 from flask import Flask, Response, current_app, request, url_for
 
+from . import bundles
+from .client_words import client_data
 from .extensions import compress
 
 ONE_YEAR = 365 * 24 * 60 * 60
@@ -42,6 +51,8 @@ VERSION_LENGTH = 12
 MINIFIERS: dict[str, Callable[[bytes], bytes]] = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 # Compressed once per file version at the highest levels; any other encoding a browser prefers is
 # left to Flask-Compress.
+# Files served joined from ES modules: the file a page links -> its entry module, both in static/.
+BUNDLES = {"js/app.js": "js/src/main.js"}
 PRECOMPRESSED: dict[str, Callable[[bytes], bytes]] = {
     "br": lambda data: brotli.compress(data, quality=11),
     "gzip": lambda data: gzip.compress(data, compresslevel=9, mtime=0),
@@ -55,6 +66,8 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_BR_LEVEL", 5)
     compress.init_app(app)
     app.add_template_global(static_url)
+    app.add_template_global(client_data)
+    _serve_bundles(app)
     app.before_request(_no_ranges)
     app.after_request(_cache_static)
 
@@ -69,6 +82,8 @@ def static_version(filename: str) -> str | None:
     folder = current_app.static_folder
     if folder is None:
         return None
+    if filename in BUNDLES:
+        return _current(filename).version
     path = os.path.realpath(os.path.join(folder, filename))
     if not path.startswith(os.path.realpath(folder) + os.sep):
         return None
@@ -78,6 +93,60 @@ def static_version(filename: str) -> str | None:
         return None
     # Keyed by modification time and size as well, so an edited file gets a new version at once.
     return _digest(path, stat.st_mtime_ns, stat.st_size)
+
+
+@dataclass(frozen=True)
+class _Built:
+    """A joined script, with the modification time and size of each module it was joined from."""
+
+    stamps: tuple[tuple[str, int, int], ...]
+    body: bytes
+    version: str
+
+
+# Every page links the script, so its version is asked for on every page: checking the modules'
+# stamps (a stat each) is cheap, finding and reading them again is not (milliseconds).
+_built: dict[str, _Built] = {}
+
+
+def _stamp(path: str) -> tuple[str, int, int]:
+    stat = os.stat(path)
+    return path, stat.st_mtime_ns, stat.st_size
+
+
+def _current(filename: str) -> _Built:
+    folder = current_app.static_folder
+    assert folder is not None
+    entry = os.path.join(folder, BUNDLES[filename])
+    built = _built.get(entry)
+    try:
+        if built is not None and all(_stamp(stamp[0]) == stamp for stamp in built.stamps):
+            return built
+    except OSError:
+        pass
+    # Stamped before joining: a module edited meanwhile is joined again on the next request.
+    stamps = tuple(_stamp(str(path)) for path in bundles.sources(Path(entry)))
+    body = bundles.join_modules(Path(entry)).encode()
+    built = _Built(stamps, body, hashlib.sha256(body).hexdigest()[:VERSION_LENGTH])
+    _built[entry] = built
+    return built
+
+
+def bundle(filename: str) -> bytes:
+    """The script a file of `BUNDLES` is joined into, from the modules as they are now."""
+    return _current(filename).body
+
+
+def _serve_bundles(app: Flask) -> None:
+    """Serves each file of `BUNDLES` joined from its modules; other static files as they are."""
+
+    def static(filename: str) -> Response:
+        if filename not in BUNDLES:
+            return app.send_static_file(filename)
+        mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+        return Response(bundle(filename), mimetype=mimetype)
+
+    app.view_functions["static"] = static
 
 
 @lru_cache(maxsize=256)

@@ -51,7 +51,7 @@ def init_app(app: Flask) -> None:
 
 def _add_headers(response: Response) -> Response:
     # A policy governs documents and workers; on a stylesheet or a script loaded by a page it does
-    # nothing, and dropping it keeps the first visit within its 35 KB budget (BENCHMARKS.md).
+    # nothing, and dropping it keeps the first visit within its 40 KB budget (BENCHMARKS.md).
     if not _is_subresource(response):
         response.headers.setdefault("Content-Security-Policy", _policy_for(response))
     response.headers.setdefault("X-Content-Type-Options", "nosniff")

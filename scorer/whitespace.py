@@ -3,7 +3,7 @@
 A line break between two elements renders as a space however many spaces follow it, and no page
 has a <pre>, a <textarea> or CSS that keeps white space (tests/views/test_whitespace.py checks), so
 dropping them changes nothing on screen: about 250 bytes of a compressed game page, the largest
-response of a first visit (35 KB budget, BENCHMARKS.md), and of every fragment htmx swaps in.
+response of a first visit (40 KB budget, BENCHMARKS.md), and of every fragment htmx swaps in.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from playwright.sync_api import Locator, Page, expect
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorer.access import add_user
+from scorer.client_words import CLIENT_WORDS
 from scorer.extensions import db
 from scorer.models import Game, User
 from scorer.services import games
@@ -116,7 +117,14 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_stored_once(
     save(page)
     expect(waiting(page)).to_have_count(1)
     expect(waiting(page).first).to_contain_text(re.compile(r"^Hand 1 · Ann \+25 · waiting to send"))
-    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    # An empty pad for the next hand, the tally kept for the one waiting dropped.
+    pad = page.locator("#hand-form")
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(pad.locator("input[name=number]")).to_have_value("2")
+    expect(pad.locator("input[name=went_out]:checked")).to_have_count(0)
+    expect(pad.locator("[data-summary]")).to_have_text("Tap who went out.")
+    expect(pad.locator('.tally[data-name="Cat"] [data-cards]')).to_have_value("")
+    assert page.evaluate(f"localStorage.getItem('uno:tally:{game_id}:1')") is None
     enter_hand(page, Locator.tap, "Bob", {"Cat": ["7"], "Ann": ["9"]})
     save(page)
     expect(waiting(page)).to_have_count(2)
@@ -547,3 +555,71 @@ def test_the_copy_of_a_game_that_is_gone_is_dropped_for_the_servers_answer(
     expect(page.locator("h1")).to_have_text(re.compile("not found|no such game", re.I))
     assert page.evaluate(COPY_OF, f"/games/{game_id}") is None
     expect(page.locator("#copy-mark")).to_be_hidden()
+
+
+# Every text the script writes, as the visible text nodes under these elements.
+SCRIPT_TEXTS = """(selectors) => selectors
+  .flatMap((selector) => [...document.querySelectorAll(selector)])
+  .flatMap((root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    while (walker.nextNode()) {
+      const text = walker.currentNode.textContent.trim();
+      if (text) texts.push(text);
+    }
+    return texts;
+  })"""
+OPEN, CLOSE = "\u27ea", "\u27eb"
+
+
+def unmarked(page: Page, *selectors: str) -> list[str]:
+    """The texts under `selectors` that carry no marker, and fails if there is no text at all."""
+    texts = page.evaluate(SCRIPT_TEXTS, list(selectors))
+    assert texts, selectors
+    return [text for text in texts if OPEN not in text]
+
+
+def test_every_word_the_script_shows_comes_from_the_server(
+    offline_phone, live_server: str, game_id: int, enter_hand, monkeypatch
+):
+    for key, words in CLIENT_WORDS.items():
+        monkeypatch.setitem(CLIENT_WORDS, key, f"{OPEN}{words}{CLOSE}")
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["20"]})
+    save(page)
+    undo = page.locator("[data-undo]")
+    expect(undo).to_be_visible()
+
+    # An undo that cannot reach the server says nothing was saved.
+    page.context.set_offline(True)
+    undo.tap()
+    expect(page.locator("#unreachable")).to_be_visible()
+    assert unmarked(page, "#unreachable") == []
+
+    # A hand waiting to send, and what it adds to the scoreboard.
+    enter_hand(page, Locator.tap, "Bob", {"Cat": ["7"], "Ann": ["9"]})
+    save(page)
+    expect(waiting(page)).to_have_count(1)
+    assert unmarked(page, "#waiting", "[data-waiting]:not([hidden])") == []
+    assert page.locator("#waiting").get_attribute("aria-label").startswith(OPEN)
+    # Its first try has failed: a request still in flight as the page reloads can reach the
+    # server although the phone is offline.
+    expect(page.locator("#waiting-status")).to_have_text(CLIENT_WORDS["kept"])
+
+    # The copy's mark, reopened offline.
+    page.reload()
+    expect(page.locator("#copy-mark")).to_contain_text(f"{OPEN}Offline · last seen")
+    assert unmarked(page, "#copy-mark") == []
+
+    # Another phone's version of the hand, for the table to choose.
+    theirs = offline_phone()
+    theirs.goto(url)
+    enter_hand(theirs, Locator.tap, "Cat", {"Ann": ["3"], "Bob": ["50"]})
+    save(theirs)
+    expect(theirs.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    page.context.set_offline(False)
+    expect(waiting(page).first).to_contain_text("another phone recorded it")
+    expect(waiting(page).first.locator("button")).to_have_count(2)
+    assert unmarked(page, "#waiting") == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,12 +15,20 @@ from document import HTMX, parse
 
 from scorer import assets
 from scorer.assets import served_body
+from scorer.bundles import join_modules
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
+def source_of(name: str) -> bytes:
+    """A static file as the app reads it: the page's script joined from its modules."""
+    if name in assets.BUNDLES:
+        return join_modules(STATIC / assets.BUNDLES[name]).encode()
+    return (STATIC / name).read_bytes()
+
+
 def version_of(name: str) -> str:
-    return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+    return hashlib.sha256(source_of(name)).hexdigest()[:12]
 
 
 def get(client, url: str, **headers):
@@ -130,13 +139,28 @@ def versioned(name: str) -> str:
 
 @pytest.mark.parametrize("name", OURS)
 def test_our_scripts_and_stylesheets_are_sent_minified(client, name):
-    source = (STATIC / name).read_bytes()
+    source = source_of(name)
     served = get(client, versioned(name)).data
     assert served == served_body(source, name)
     assert len(served) < len(source) * 0.85
     # The comments stay in the file, not in what a phone downloads.
     assert source.count(b"/*") + source.count(b"// ") > 5
     assert b"/*" not in served and b"// " not in served
+
+
+def test_the_scripts_version_follows_each_of_its_modules(client, tmp_path, monkeypatch):
+    (tmp_path / "main.js").write_text('import { a } from "./a.js";\nconsole.log(a);\n')
+    module = tmp_path / "a.js"
+    module.write_text("export const a = 1;\n")
+    # An absolute entry stands in for the one under static/.
+    monkeypatch.setitem(assets.BUNDLES, "js/app.js", str(tmp_path / "main.js"))
+    with client.application.test_request_context():
+        first = assets.static_url("js/app.js")
+        assert assets.static_url("js/app.js") == first
+        module.write_text("export const a = 22;\n")
+        second = assets.static_url("js/app.js")
+    assert second != first
+    assert b"const a=22;" in get(client, second).data
 
 
 def test_a_vendored_file_is_sent_as_it_is(client):
@@ -152,6 +176,57 @@ def test_the_minified_script_is_still_valid_javascript(client, tmp_path):
     assert checked.returncode == 0, checked.stderr
 
 
+# A page with nothing on it for the script but the server's words: the script must start, listen,
+# and mark the pad ready without touching anything the page lacks.
+FAKE_PAGE = """
+const vm = require("node:vm");
+const fs = require("node:fs");
+const listening = [];
+const marks = [];
+const element = () => null;
+const page = {
+  readyState: "interactive",
+  hidden: false,
+  documentElement: { dataset: { client: process.argv[2] } },
+  addEventListener: (type) => listening.push(type),
+  querySelector: element,
+  querySelectorAll: () => [],
+  getElementById: element,
+};
+const context = {
+  document: page,
+  location: { pathname: "/", search: "" },
+  navigator: { onLine: true },
+  performance: { mark: (name) => marks.push(name) },
+  localStorage: { getItem: () => null, setItem: () => {}, removeItem: () => {}, length: 0 },
+  setTimeout,
+  clearTimeout,
+  console,
+};
+context.window = Object.assign(context, { addEventListener: (type) => listening.push(type) });
+vm.runInNewContext(fs.readFileSync(process.argv[1], "utf8"), context);
+console.log(JSON.stringify({ listening, marks }));
+"""
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="needs node to run JavaScript")
+def test_the_served_script_starts_on_a_page(client, tmp_path):
+    script = tmp_path / "app.min.js"
+    script.write_bytes(get(client, versioned("js/app.js")).data)
+    page = parse(client.get("/"))
+    ran = subprocess.run(
+        ["node", "-e", FAKE_PAGE, str(script), page.find("html").attrs["data-client"]],
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr
+    started = json.loads(ran.stdout)
+    assert started["marks"] == ["uno:pad-ready"]
+    assert {"click", "input", "htmx:load", "htmx:sendError", "htmx:afterSettle", "online"} <= set(
+        started["listening"]
+    )
+
+
 @pytest.mark.parametrize(
     ("encoding", "decompress"),
     [("br", brotli.decompress), ("gzip", gzip.decompress)],
@@ -161,7 +236,7 @@ def test_the_minified_script_is_still_valid_javascript(client, tmp_path):
 def test_static_files_are_sent_compressed_and_cached_per_encoding(
     client, name, encoding, decompress
 ):
-    body = served_body((STATIC / name).read_bytes(), name)
+    body = served_body(source_of(name), name)
     response = get(client, versioned(name), **{"Accept-Encoding": f"{encoding}, deflate"})
     assert response.headers["Content-Encoding"] == encoding
     assert "Accept-Encoding" in response.headers["Vary"]
@@ -208,7 +283,7 @@ def test_a_static_file_is_sent_whole_with_no_header_a_phone_has_no_use_for(clien
     name = "js/app.js"
     response = get(client, versioned(name), Range="bytes=0-99")
     assert response.status_code == 200
-    assert response.data == served_body((STATIC / name).read_bytes(), name)
+    assert response.data == served_body(source_of(name), name)
     for header in ("Accept-Ranges", "Content-Range", "Last-Modified", "Content-Disposition"):
         assert header not in response.headers
     # Nor what only a page or a changing file needs; a session, made by a page, changes nothing.

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import shutil
 import struct
+import subprocess
+from pathlib import Path
 
 import brotli
 import pytest
 from document import parse
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -60,6 +66,13 @@ def test_the_manifest_makes_a_standalone_app_with_every_icon(client):
         assert f"{width}x{height}" == icon["sizes"]
 
 
+def constant(script: str, name: str):
+    """A value the server filled into the worker's script, read back from it."""
+    found = re.search(rf"const {name}\s*=\s*(.+?);", script)
+    assert found, name
+    return json.loads(found.group(1))
+
+
 def test_the_service_worker_comes_from_the_root_and_is_always_checked(client):
     response = client.get("/sw.js")
     assert response.status_code == 200
@@ -67,7 +80,7 @@ def test_the_service_worker_comes_from_the_root_and_is_always_checked(client):
     assert "no-cache" in response.headers["Cache-Control"]
     script = response.get_data(as_text=True)
     # It keeps the versioned assets and the offline page, each named exactly as the pages link them.
-    assets = json.loads(re.search(r"const ASSETS=(\[.*?\]);", script).group(1))
+    assets = constant(script, "ASSETS")
     page = parse(client.get("/"))
     linked = [node.attrs["href"] for node in page.find_all("link", rel="stylesheet")]
     linked += [node.attrs["src"] for node in page.find_all("script")]
@@ -75,47 +88,46 @@ def test_the_service_worker_comes_from_the_root_and_is_always_checked(client):
     for url in assets:
         with client.get(url) as asset:
             assert asset.status_code == 200
-    assert 'const OFFLINE="/offline";' in script
+    assert constant(script, "OFFLINE") == "/offline"
     assert any(url.startswith("/static/js/app.js?v=") for url in assets)
+    assert constant(script, "SIGN_IN_OUT") == ["/login", "/logout"]
 
 
-def test_the_service_worker_keeps_copies_of_the_home_and_game_pages_only(client):
-    script = client.get("/sw.js").get_data(as_text=True)
-    copied = re.compile(re.search(r"const COPIED=/(.+?)/;", script).group(1).replace("\\/", "/"))
-    assert [path for path in ("/", "/games/12") if copied.match(path)] == ["/", "/games/12"]
-    for path in ("/games/12/live", "/games/12/hands", "/games/new", "/players", "/api/games"):
-        assert not copied.match(path), path
-    # A copy is shown marked, and stored only from a successful page of our own.
-    assert "data-copy-of=" in script
-    assert '!response.ok||response.redirected||response.type!=="basic"' in script
-    # Fragments, polls and saves never come from a cache: only a page's copy, the offline page
-    # (when a page cannot be fetched) and versioned static files are ever looked up.
-    lookups = re.findall(r"caches?\.match\((\w+)", script)
-    assert lookups == ["page", "page", "OFFLINE", "OFFLINE", "request"]
-    assert 'url.pathname.startsWith("/static/")&&url.searchParams.has("v")' in script
-    assert "navigationPreload.enable()" in script
-
-
-def test_signing_in_or_out_drops_the_copies_first(client):
-    script = client.get("/sw.js").get_data(as_text=True)
-    assert 'const SIGN_IN_OUT=["/login","/logout"];' in script
-    assert "caches.delete(PAGES).then(()=>fetch(request))" in script
+@pytest.mark.skipif(not shutil.which("node"), reason="needs node to run the worker")
+def test_the_service_worker_as_served_keeps_copies_and_the_offline_page_as_it_should(
+    client, tmp_path
+):
+    """Its behaviour, run under Node with a fake network and caches (tests/js): copies of the
+    home and game pages only, marked when shown; the offline page; fragments, polls and saves
+    never from a cache; copies dropped before a sign-in or -out."""
+    script = tmp_path / "sw.js"
+    script.write_bytes(client.get("/sw.js").get_data())
+    result = subprocess.run(
+        ["node", "--test", str(ROOT / "tests/js/service_worker.test.js")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SERVICE_WORKER": str(script)},
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"^# pass [1-9]", result.stdout, re.M), result.stdout
 
 
 def test_copies_are_named_by_the_release_like_the_assets(client):
     script = client.get("/sw.js").get_data(as_text=True)
-    cache = re.search(r'const CACHE="uno-scorer-(\w+)"', script).group(1)
-    assert f'const PAGES="uno-pages-{cache}";' in script
+    cache = constant(script, "CACHE")
+    assert cache.startswith("uno-scorer-")
+    assert constant(script, "PAGES") == "uno-pages-" + cache.removeprefix("uno-scorer-")
 
 
 def test_a_new_asset_version_renames_the_cache(client, app, monkeypatch):
-    first = re.search(r'const CACHE="([^"]+)"', client.get("/sw.js").get_data(as_text=True))
+    first = constant(client.get("/sw.js").get_data(as_text=True), "CACHE")
     from scorer import assets
 
     monkeypatch.setattr(assets, "static_version", lambda name: "changed")
     monkeypatch.setattr("scorer.views.pwa.static_version", lambda name: "changed")
-    second = re.search(r'const CACHE="([^"]+)"', client.get("/sw.js").get_data(as_text=True))
-    assert first.group(1) != second.group(1)
+    second = constant(client.get("/sw.js").get_data(as_text=True), "CACHE")
+    assert first != second
 
 
 def test_the_offline_page_is_friendly_and_holds_no_token(client):

@@ -1,0 +1,131 @@
+// Adding up a hand from the server's pad data (HandForm.pad_data): card values, each seat's side,
+// who is counted for each choice of who went out, the deck's limits and the sentences to fill.
+// Pure: the pad's DOM glue (pad.js) reads the rows and draws what this returns.
+
+import { effectText, fill } from "./words.js";
+
+/**
+ * @typedef {object} PadData
+ * @property {string} mode "challenge" for the others' points going to each of them
+ * @property {Record<string, number>} values points per card token
+ * @property {string[]} names by seat
+ * @property {number[]} sides each seat's side
+ * @property {Record<string, number[]>} counted seats counted, by who went out; only seats in play
+ * @property {Record<string, string>} words the sentences to fill
+ * @property {[string, string[], number][]} limits what a kind is called, its tokens, how many the deck has
+ */
+
+/** A seat's state on the pad: eliminated, waiting (nobody chosen yet), out, partner or counted. */
+export const seatState = (pad, seat, out) => {
+  if (!(seat in pad.counted)) return "eliminated";
+  if (out === null) return "waiting";
+  if (seat === out) return "out";
+  return pad.counted[out].includes(parseInt(seat, 10)) ? "counted" : "partner";
+};
+
+/** A typed total when it is a whole number, else what the cards are worth. */
+export const pointsOf = (pad, cards, typed) =>
+  typed && /^\d+$/.test(typed) ? parseInt(typed, 10) : cards.reduce((sum, card) => sum + (pad.values[card] || 0), 0);
+
+/**
+ * Kinds of card counted across the hand beyond what the deck has: a message per seat holding one.
+ * The last card played counts too when its token is in a limit; with no seat holding any of that
+ * kind, the message goes to the seat that went out (who played it).
+ * @param {PadData} pad
+ * @param {Record<string, string[]>} cardsBySeat the cards of each counted seat without a typed total
+ * @param {string | null} lastCard the last card played, "" or null when none was chosen
+ * @param {string | null} out the seat that went out
+ * @returns {Record<string, string[]>}
+ */
+export const deckProblems = (pad, cardsBySeat, lastCard = null, out = null) => {
+  const problems = {};
+  for (const [kind, tokens, limit] of pad.limits) {
+    const holders = [];
+    let counted = lastCard && tokens.includes(lastCard) ? 1 : 0;
+    for (const [seat, cards] of Object.entries(cardsBySeat)) {
+      const used = cards.filter((card) => tokens.includes(card)).length;
+      if (used) {
+        holders.push(seat);
+        counted += used;
+      }
+    }
+    if (counted <= limit) continue;
+    if (!holders.length && out !== null) holders.push(out);
+    const message = fill(limit === 0 ? pad.words.none : pad.words.over, { counted, kind, limit });
+    for (const seat of holders) (problems[seat] ||= []).push(message);
+  }
+  return problems;
+};
+
+/**
+ * The whole pad worked out: each row's state, points, tape and note, the summary, what each side
+ * gains, the hand in a few words for the queue, and the deck problems.
+ * @param {PadData} pad
+ * @param {{seat: string, cards: string[], typed: string}[]} rows
+ * @param {string | null} out the seat that went out, null before anyone is chosen
+ * @param {string | null} lastCard
+ */
+export const tally = (pad, rows, out, lastCard = null) => {
+  const { words } = pad;
+  const challenge = pad.mode === "challenge";
+  const effect = {};
+  const brief = [];
+  const cardsBySeat = {};
+  let total = 0;
+  const drawn = rows.map(({ seat, cards, typed }) => {
+    const state = seatState(pad, seat, out);
+    const counting = state === "counted";
+    const points = pointsOf(pad, cards, typed);
+    if (counting) {
+      total += points;
+      if (!typed) cardsBySeat[seat] = cards;
+      if (challenge) {
+        const side = pad.sides[seat];
+        effect[side] = (effect[side] || 0) + points;
+        brief.push(effectText(words, pad.names[seat], points));
+      }
+    }
+    return {
+      seat,
+      state,
+      counting,
+      points: counting ? String(points) : "",
+      note: counting ? "" : words[state] || "",
+      // A tally kept from before who went out changed is not drawn over "went out".
+      tape: !counting ? "" : typed ? words.typed : cards.map((card) => pad.values[card]).join(words.tape),
+    };
+  });
+  let summary = words.nobody;
+  if (out !== null && challenge) summary = fill(words.challenge, { total });
+  else if (out !== null) {
+    const partners = pad.names.filter((_, seat) => pad.sides[seat] === pad.sides[out]);
+    const names = partners.join(words.and);
+    summary = fill(words[partners.length > 1 ? "many" : "one"], { names, total });
+    effect[pad.sides[out]] = total;
+    brief.push(effectText(words, names, total));
+  }
+  return {
+    rows: drawn,
+    total,
+    summary,
+    effect,
+    brief: brief.join(" · "),
+    problems: deckProblems(pad, cardsBySeat, lastCard, out),
+  };
+};
+
+/** The seat being counted: the one chosen if it is counted, else the first counted, else none. */
+export const activeSeat = (pad, out, chosen) => {
+  const counted = out === null ? [] : pad.counted[out].map(String);
+  return counted.includes(chosen) ? chosen : counted[0] || "";
+};
+
+/**
+ * What the server would refuse at once, said before a hand waits on the phone: nobody went out,
+ * or counted players with neither cards nor a total. "" when the hand can be sent.
+ */
+export const uncounted = (pad, rows, out) => {
+  if (out === null) return pad.words.nobody;
+  const missing = rows.filter(({ seat, cards, typed }) => seatState(pad, seat, out) === "counted" && !cards.length && !typed);
+  return missing.length ? fill(pad.words.uncounted, { names: missing.map(({ seat }) => pad.names[seat]).join(", ") }) : "";
+};
