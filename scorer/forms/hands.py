@@ -40,6 +40,9 @@ WORDS = {
     "many": "{names} score {total}",
     "challenge": "The others take {total} points between them.",
     "and": " & ",
+    # A side's effect on the scoreboard, as a waiting hand and a conflict list it: "Ann & Cat +101".
+    "effect": "{names} +{points}",
+    "list": " · ",
     "typed": "typed",
     "tape": " · ",
     "out": "went out",
@@ -48,6 +51,9 @@ WORDS = {
     "over": "{counted} {kind} counted, but the deck has only {limit}.",
     "none": "This game's deck has no {kind}.",
 }
+# Said only by the server (a sync conflict's two versions), so not sent in the pad's data.
+DETAIL_WORDS = {"went": "{name} went out", "count": "{name} {points}"}
+HAND_WORDS = {**WORDS, **DETAIL_WORDS}
 NOTES = {state: WORDS[state] for state in ("out", "partner", "eliminated")}
 
 
@@ -230,18 +236,16 @@ class HandForm(FlaskForm):
             ],
         }
 
+    def outcome(self) -> scoring.HandOutcome:
+        """What saving this hand gives, in words and points, as the rows stand."""
+        counted = {row.seat: row.points for row in self.rows() if row.state == "counted"}
+        return scoring.describe_hand(
+            HAND_WORDS, self.before.rules, self.view.names, self.went_out_seat, counted
+        )
+
     def summary(self) -> str:
         """What saving this hand gives, in words: "Ann scores 101"."""
-        went_out = self.went_out_seat
-        if went_out is None:
-            return WORDS["nobody"]
-        rows = self.rows()
-        total = sum(row.points for row in rows if row.state == "counted")
-        if self.before.rules.mode is scoring.Mode.CHALLENGE:
-            return WORDS["challenge"].format(total=total)
-        side = self.before.rules.sides[self.before.rules.side_of(went_out)]
-        names = WORDS["and"].join(self.view.names[seat] for seat in side)
-        return WORDS["many" if len(side) > 1 else "one"].format(names=names, total=total)
+        return self.outcome().summary
 
     def apply_pad(self, action: str) -> None:
         """Apply one pad tap without JavaScript: a card, remove last, clear, or another player."""

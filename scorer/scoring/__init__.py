@@ -45,6 +45,7 @@ from .game import (
     setup_problems,
 )
 from .individual import head_to_head
+from .outcome import HandOutcome, describe_hand, fill
 
 __all__ = [
     "ACTION_CARDS",
@@ -71,6 +72,7 @@ __all__ = [
     "DeckOverflow",
     "GameState",
     "Hand",
+    "HandOutcome",
     "HandResult",
     "Mode",
     "Problem",
@@ -79,6 +81,8 @@ __all__ = [
     "SideState",
     "deck_overflows",
     "deck_problems",
+    "describe_hand",
+    "fill",
     "hand_problems",
     "head_to_head",
     "new_game",
