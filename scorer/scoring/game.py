@@ -20,8 +20,10 @@ from functools import cached_property
 from .cards import (
     DECK_BLANKS,
     DECK_COPIES,
+    LAST_CARDS,
     MAX_BLANK_VALUE,
     Deck,
+    DeckOverflow,
     deck_overflows,
     unknown_cards,
 )
@@ -48,12 +50,17 @@ class Mode(StrEnum):
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a game setup or a hand cannot be accepted; `field` and `seat` say where to show it."""
+    """Why a game setup or a hand cannot be accepted; `field` and `seat` say where to show it.
+
+    `deck` is set when the hand holds more of a kind of card than the deck leaves it: the numbers
+    behind the message, for a page to show without reading the message.
+    """
 
     message: str
     field: str = "hand"
     seat: int | None = None
     hand: int | None = None
+    deck: DeckOverflow | None = None
 
 
 class Rejected(ValueError):
@@ -187,10 +194,12 @@ class Count:
 
 @dataclass(frozen=True)
 class Hand:
-    """One hand as played: who went out and what was counted, by seat."""
+    """One hand as played: who went out, what was counted by seat, and the last card played when
+    the table named it (a key of LAST_CARDS): that card lies on the pile, not in a hand."""
 
     went_out: int
     counts: Mapping[int, Count]
+    last_card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -336,9 +345,10 @@ def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> li
                 )
             else:
                 cards_by_seat[seat] = count.cards
-    for overflow in deck_overflows(cards_by_seat, deck):
+    pile = [LAST_CARDS[card]] if (card := hand.last_card) is not None and card in LAST_CARDS else []
+    for overflow in deck_overflows(cards_by_seat, deck, pile):
         for seat in overflow.holders:
-            problems.append(Problem(overflow.message, "count", seat, number))
+            problems.append(Problem(overflow.message, "count", seat, number, overflow))
     if not problems:
         total = sum(hand.counts[seat].value(deck) for seat in expected)
         if total > deck.max_points:
@@ -483,7 +493,7 @@ def replay(rules: Rules, hands: Sequence[Hand], *, check: bool = True) -> GameSt
             }
             if not all(_usable(count) for count in counts.values()):
                 break
-            state = play(state, Hand(hand.went_out, counts))
+            state = play(state, Hand(hand.went_out, counts, hand.last_card))
             continue
         state = play(state, hand)
     if problems:
