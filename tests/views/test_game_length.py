@@ -115,3 +115,17 @@ def test_undoing_the_last_hand_of_a_game_of_hands_reopens_it(client, app, play, 
     page = parse(client.get(f"/games/{game_id}"))
     assert "1 hand left" in page.find("h1").text
     assert page.find("form", id="hand-form") is not None
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("standard", "After the last hand the most points win."),
+        ("partners", "reaching the target does not end it."),
+        ("challenge", "the fewest points among the players still in win."),
+    ],
+)
+def test_the_rules_page_says_how_a_game_of_hands_ends(client, mode, said):
+    text = " ".join(parse(client.get(f"/rules/{mode}", follow_redirects=True)).text.split())
+    assert "a number of hands, 1 to 50. One hand is the single-round game" in text
+    assert said in text
