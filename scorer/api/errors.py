@@ -69,6 +69,10 @@ def routing_error() -> Response | None:
     return None
 
 
+# The rules' name of a setup field where the API's body names it otherwise.
+BODY_FIELDS = {"hands": "hand_limit"}
+
+
 def problem_errors(
     problems: Iterable[scoring.Problem], view: GameSnapshot | None = None, number: int | None = None
 ) -> ErrorsByField:
@@ -90,6 +94,6 @@ def problem_errors(
             key = f"counts.{seat.player_id}" if seat is not None else "hand"
             message = problem.message
         else:
-            key, message = problem.field, problem.message
+            key, message = BODY_FIELDS.get(problem.field, problem.field), problem.message
         errors.setdefault(key, []).append(message)
     return errors

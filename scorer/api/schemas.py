@@ -154,6 +154,15 @@ class GameInput:
     deck: Annotated[
         DeckInput, Field(description="The deck in play; left out, the retail deck of 112 cards.")
     ] = Field(default_factory=DeckInput)
+    hand_limit: Annotated[
+        Int | None,
+        Field(
+            description="How many hands the game lasts (1 is the single-round game); null or "
+            "left out, it is played to its target (individual play: 12 hands). After the last "
+            "hand the most points win, in challenge games the fewest among the players not out.",
+            json_schema_extra={"minimum": 1, "maximum": scoring.MAX_HANDS},
+        ),
+    ] = None
 
 
 class Count(BaseModel):

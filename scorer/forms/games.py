@@ -11,13 +11,14 @@ from dataclasses import dataclass
 
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
-from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional
+from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, ValidationError
 
 from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH, target_problem
 from ..scoring import (
     DEFAULT_DECK,
     DEFAULT_TARGET,
     MAX_BLANK_VALUE,
+    MAX_HANDS,
     MAX_PLAYERS,
     MAX_TARGET,
     MIN_PLAYERS,
@@ -52,6 +53,22 @@ DECK_BLANKS_LABELS = {
 }
 DECK_COPIES_LABELS = {1: "One deck", 2: "Two decks shuffled together (big tables)"}
 BLANK_VALUE_MESSAGE = f"Type the points a blank card scores, 0 to {MAX_BLANK_VALUE}."
+# How long a game lasts: to the target, or a number of hands chosen (one is the single-round game).
+TO_TARGET = "target"
+BY_HANDS = "hands"
+LENGTH_LABELS = {TO_TARGET: "To the target", BY_HANDS: "A number of hands"}
+DEFAULT_HANDS = 10
+LENGTH_HINTS = {
+    TO_TARGET: {
+        "standard": "First to the target wins.",
+        "challenge": "Play until one player is left.",
+    },
+    BY_HANDS: {
+        "standard": "After the last hand the most points win. One hand is the single-round game.",
+        "challenge": "Reach the target and you are out; after the last hand the fewest points win.",
+    },
+}
+HANDS_MESSAGE = f"Type how many hands, 1 to {MAX_HANDS}."
 # Partners teams are shown as Team A, Team B… in the order of their sides.
 TEAM_LETTERS = string.ascii_uppercase
 
@@ -94,6 +111,16 @@ class SetupForm(FlaskForm):
         validators=[InputRequired(TARGET_MESSAGE), NumberRange(min=1, message=TARGET_MESSAGE)],
     )
 
+    length = RadioField(
+        "Length",
+        choices=[SelectChoice(value, label) for value, label in LENGTH_LABELS.items()],
+        default=TO_TARGET,
+        validate_choice=False,
+        validators=[AnyOf(list(LENGTH_LABELS), "Choose to the target or a number of hands.")],
+    )
+    # Checked only when chosen (validate_hands): the box stays on the page with the other choice.
+    hands = WholeNumberField("Hands", default=DEFAULT_HANDS, message=HANDS_MESSAGE)
+
     deck_blanks = RadioField(
         "Cards",
         choices=[SelectChoice(value, label) for value, label in DECK_BLANKS_LABELS.items()],
@@ -124,6 +151,29 @@ class SetupForm(FlaskForm):
             blanks=_or(self.deck_blanks.data, DEFAULT_DECK.blanks),
             blank_value=_or(self.blank_value.data, DEFAULT_DECK.blank_value),
         )
+
+    @property
+    def by_hands(self) -> bool:
+        """Whether the game is set to last a number of hands (individual play always does)."""
+        return self.mode.data != Mode.INDIVIDUAL and self.length.data == BY_HANDS
+
+    @property
+    def hand_limit(self) -> int | None:
+        """The number of hands chosen, or None for a game to the target (or individual play's
+        own length)."""
+        return self.hands.data if self.by_hands else None
+
+    def validate_hands(self, field: WholeNumberField) -> None:
+        if self.by_hands and (field.data is None or not 1 <= field.data <= MAX_HANDS):
+            raise ValidationError(HANDS_MESSAGE)
+
+    def validate(self, extra_validators=None) -> bool:
+        valid = super().validate(extra_validators)
+        if not self.by_hands and self.hands.errors:
+            # Text left in the hands box of a game played to the target plays no part in it.
+            self.hands.errors = []
+            valid = not any(field.errors for field in self) and not self.form_errors
+        return valid
 
     @property
     def deck_errors(self) -> bool:
@@ -237,6 +287,7 @@ class SetupForm(FlaskForm):
             {
                 "players": self.new_name,
                 "target": self.target,
+                "hands": self.hands,
                 "mode": self.mode,
                 "first_dealer": self.new_name,
                 "deck.copies": self.deck_copies,

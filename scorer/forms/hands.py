@@ -40,14 +40,19 @@ WORDS = {
     "many": "{names} score {total}",
     "challenge": "The others take {total} points between them.",
     "and": " & ",
+    # A side's effect on the scoreboard, as a waiting hand and a conflict list it: "Ann & Cat +101".
+    "effect": "{names} +{points}",
+    "list": " · ",
     "typed": "typed",
     "tape": " · ",
     "out": "went out",
     "partner": "partner, not counted",
     "eliminated": "out of the game",
-    "over": "{counted} {kind} counted, but the deck has only {limit}.",
-    "none": "This game's deck has no {kind}.",
+    **scoring.DECK_WORDS,
 }
+# Said only by the server (a sync conflict's two versions), so not sent in the pad's data.
+DETAIL_WORDS = {"went": "{name} went out", "count": "{name} {points}"}
+HAND_WORDS = {**WORDS, **DETAIL_WORDS}
 NOTES = {state: WORDS[state] for state in ("out", "partner", "eliminated")}
 
 
@@ -58,6 +63,12 @@ class CountForm(Form):
         message=TOTAL_MESSAGE,
         validators=[Optional(), NumberRange(min=0, message="A total cannot be negative.")],
     )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Deck limits this hand's cards pass, shown apart from the other errors with their numbers,
+        # so the page's script can tell them from the rest and replace them with its own check.
+        self.deck_overflows: list[scoring.DeckOverflow] = []
 
 
 @lru_cache(maxsize=32)
@@ -203,7 +214,7 @@ class HandForm(FlaskForm):
     def pad_data(self) -> dict:
         """What the page's script needs to run the pad without knowing the rules: card values,
         each seat's side, the seats counted for each choice of who went out (in pad order), the
-        sentences to fill in, and the deck's limits."""
+        sentences to fill in, the deck's limits, and which card the last card played is."""
         rules = self.before.rules
         deck = rules.deck
         # Only the cards this pad can hold: its keys, and whatever a saved hand being edited has.
@@ -212,6 +223,7 @@ class HandForm(FlaskForm):
         cards = {key for key in self.pad_keys if key in scoring.CARD_TOKENS}
         for entry in self.counts:
             cards.update(card for card in _tokens(entry.cards.data) if card in scoring.CARD_TOKENS)
+        pile = set(scoring.LAST_CARDS.values())
         return {
             "mode": str(rules.mode),
             "values": {card: deck.points(card) for card in sorted(cards)},
@@ -223,25 +235,27 @@ class HandForm(FlaskForm):
                 if self.before.in_play(seat)
             },
             "words": WORDS,
+            # The deck's limits, from the same rules the server checks a save against: [what it
+            # is, card tokens, how many the deck has]. The last card played (`last_cards` gives
+            # its card token) counts against a limit whose tokens hold it.
             "limits": [
-                [kind, sorted(tokens & cards), limit]
+                [kind, sorted(tokens & (cards | pile)), limit]
                 for kind, tokens, limit in deck.limits()
                 if tokens & cards
             ],
+            "last_cards": dict(scoring.LAST_CARDS),
         }
+
+    def outcome(self) -> scoring.HandOutcome:
+        """What saving this hand gives, in words and points, as the rows stand."""
+        counted = {row.seat: row.points for row in self.rows() if row.state == "counted"}
+        return scoring.describe_hand(
+            HAND_WORDS, self.before.rules, self.view.names, self.went_out_seat, counted
+        )
 
     def summary(self) -> str:
         """What saving this hand gives, in words: "Ann scores 101"."""
-        went_out = self.went_out_seat
-        if went_out is None:
-            return WORDS["nobody"]
-        rows = self.rows()
-        total = sum(row.points for row in rows if row.state == "counted")
-        if self.before.rules.mode is scoring.Mode.CHALLENGE:
-            return WORDS["challenge"].format(total=total)
-        side = self.before.rules.sides[self.before.rules.side_of(went_out)]
-        names = WORDS["and"].join(self.view.names[seat] for seat in side)
-        return WORDS["many" if len(side) > 1 else "one"].format(names=names, total=total)
+        return self.outcome().summary
 
     def apply_pad(self, action: str) -> None:
         """Apply one pad tap without JavaScript: a card, remove last, clear, or another player."""
@@ -281,17 +295,14 @@ class HandForm(FlaskForm):
         """Show the rules' problems: by field for this hand, on the form for other hands."""
         mine = [p for p in problems if p.hand in (None, number)]
         for problem in mine:
-            if (
-                problem.field == "count"
-                and problem.seat is not None
-                and problem.seat < len(self.counts)
-            ):
-                self.counts[problem.seat].points.errors = [
-                    *self.counts[problem.seat].points.errors,
-                    problem.message,
-                ]
-            else:
+            seat = problem.seat
+            if problem.field != "count" or seat is None or seat >= len(self.counts):
                 attach(self, [problem], {"went_out": self.went_out})
+            elif problem.deck is not None:
+                self.counts[seat].deck_overflows.append(problem.deck)
+            else:
+                points = self.counts[seat].points
+                points.errors = [*points.errors, problem.message]
         for problem in problems:
             if problem not in mine:
                 self.form_errors.append(

@@ -12,8 +12,10 @@ from .cards import (
     CARD_TOKENS,
     DECK_BLANKS,
     DECK_COPIES,
+    DECK_WORDS,
     DEFAULT_DECK,
     DIGITS,
+    LAST_CARDS,
     MAX_BLANK_VALUE,
     WILD_CARDS,
     Deck,
@@ -45,6 +47,8 @@ from .game import (
     setup_problems,
 )
 from .individual import head_to_head
+from .outcome import HandOutcome, describe_hand
+from .words import fill
 
 __all__ = [
     "ACTION_CARDS",
@@ -55,11 +59,13 @@ __all__ = [
     "CARD_TOKENS",
     "DECK_BLANKS",
     "DECK_COPIES",
+    "DECK_WORDS",
     "DEFAULT_DECK",
     "DEFAULT_TARGET",
     "DIGITS",
     "MAX_BLANK_VALUE",
     "INDIVIDUAL_HANDS",
+    "LAST_CARDS",
     "INDIVIDUAL_PLAYERS",
     "MAX_HANDS",
     "MAX_PLAYERS",
@@ -71,6 +77,7 @@ __all__ = [
     "DeckOverflow",
     "GameState",
     "Hand",
+    "HandOutcome",
     "HandResult",
     "Mode",
     "Problem",
@@ -79,6 +86,8 @@ __all__ = [
     "SideState",
     "deck_overflows",
     "deck_problems",
+    "describe_hand",
+    "fill",
     "hand_problems",
     "head_to_head",
     "new_game",

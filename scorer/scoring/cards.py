@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from .words import fill
+
 DIGITS: tuple[str, ...] = tuple(str(digit) for digit in range(10))
 ACTION_CARDS: tuple[str, ...] = ("skip", "reverse", "draw2")
 WILD_CARDS: tuple[str, ...] = ("wild", "wild4")
@@ -43,6 +45,20 @@ CARD_LABELS: Mapping[str, str] = {
     ANY_ACTION: "Skip, Reverse or Draw Two",
     ANY_WILD: "Wild or Wild Draw Four",
     BLANK: "blank card",
+}
+
+# The last card played, as the table may name it, and the card it is: it lies on the discard pile,
+# so it is one of the deck's and the hands hold one fewer of its kind.
+LAST_CARDS: Mapping[str, str] = {"draw2": "draw2", "wild4": "wild4"}
+
+# How a deck limit passed is said, here once: the page's script gets the same templates in the pad's
+# data and fills them from the numbers a refusal carries.
+DECK_WORDS: Mapping[str, str] = {
+    "over": "{counted} {kind} counted, but the deck has only {limit}.",
+    "none": "This game's deck has no {kind}.",
+    "pile": (
+        "{counted} {kind} counted, but with the last card played the hands hold at most {limit}."
+    ),
 }
 
 Holder = TypeVar("Holder")
@@ -119,18 +135,29 @@ DEFAULT_DECK = Deck()
 
 @dataclass(frozen=True)
 class DeckOverflow(Generic[Holder]):
-    """More cards of one kind counted across a hand's players than the deck has."""
+    """More cards of one kind counted across a hand's players than the deck leaves them.
+
+    `counted` is the cards of the kind in the hands, `limit` how many the deck has, `pile` how many
+    of them lie on the discard pile (the last card played), so the hands can hold `room`.
+    """
 
     kind: str
     counted: int
     limit: int
     holders: tuple[Holder, ...]
+    pile: int = 0
+
+    @property
+    def room(self) -> int:
+        """How many of the kind the hands can hold."""
+        return max(0, self.limit - self.pile)
 
     @property
     def message(self) -> str:
         if self.limit == 0:
-            return f"This game's deck has no {self.kind}."
-        return f"{self.counted} {self.kind} counted, but the deck has only {self.limit}."
+            return fill(DECK_WORDS["none"], kind=self.kind)
+        template = DECK_WORDS["pile" if self.pile else "over"]
+        return fill(template, counted=self.counted, kind=self.kind, limit=self.room)
 
 
 def unknown_cards(cards: Iterable[str]) -> list[str]:
@@ -138,16 +165,21 @@ def unknown_cards(cards: Iterable[str]) -> list[str]:
     return [card for card in cards if card not in CARD_TOKENS]
 
 
-def deck_overflows(hands: Mapping[Holder, Sequence[str]], deck: Deck) -> list[DeckOverflow[Holder]]:
-    """Every kind of card counted more often, across all `hands` of one deal, than `deck` has."""
+def deck_overflows(
+    hands: Mapping[Holder, Sequence[str]], deck: Deck, pile: Sequence[str] = ()
+) -> list[DeckOverflow[Holder]]:
+    """Every kind of card counted more often, across all `hands` of one deal, than `deck` leaves
+    them once the cards on the discard pile (`pile`, the last card played) are taken out."""
     per_holder = {holder: Counter(cards) for holder, cards in hands.items()}
+    on_pile = Counter(pile)
     overflows: list[DeckOverflow[Holder]] = []
     for kind, tokens, limit in deck.limits():
         used = {
             holder: sum(count[token] for token in tokens) for holder, count in per_holder.items()
         }
         counted = sum(used.values())
-        if counted > limit:
+        played = sum(on_pile[token] for token in tokens)
+        if counted + played > limit and counted:
             holders = tuple(holder for holder, n in used.items() if n)
-            overflows.append(DeckOverflow(kind, counted, limit, holders))
+            overflows.append(DeckOverflow(kind, counted, limit, holders, played))
     return overflows

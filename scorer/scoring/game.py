@@ -6,7 +6,9 @@ partners seated opposite in a partners game. Everything here is derived from the
 and its hands, so replaying the same hands always gives the same state.
 
 A game of fixed length (`Rules.hands`) ends after that many hands instead of at the target; the
-best side then wins, or the sides level at the top share the win. Individual play is always such a
+best side then wins (most points; in Challenge UNO the fewest among the players not yet out), or
+the sides level at the top share the win. A Challenge game of fixed length still puts out whoever
+reaches the target, and ends early when one player is left. Individual play is always such a
 game: four players, twelve hands, most hands won first, then most points (RULES.md).
 """
 
@@ -20,8 +22,10 @@ from functools import cached_property
 from .cards import (
     DECK_BLANKS,
     DECK_COPIES,
+    LAST_CARDS,
     MAX_BLANK_VALUE,
     Deck,
+    DeckOverflow,
     deck_overflows,
     unknown_cards,
 )
@@ -31,8 +35,8 @@ MAX_PLAYERS = 10
 MIN_PARTNERS_PLAYERS = 4
 INDIVIDUAL_PLAYERS = 4
 INDIVIDUAL_HANDS = 12
-# A fixed-length game longer than this is a typing mistake (an evening is rarely 50 hands).
-MAX_HANDS = 500
+# A fixed-length game longer than this is a typing mistake: an evening is rarely 50 hands.
+MAX_HANDS = 50
 DEFAULT_TARGET = 500
 # Far beyond any real game (two whole decks with blanks worth 500 are 6,480 points), and well
 # inside a database integer.
@@ -48,12 +52,17 @@ class Mode(StrEnum):
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a game setup or a hand cannot be accepted; `field` and `seat` say where to show it."""
+    """Why a game setup or a hand cannot be accepted; `field` and `seat` say where to show it.
+
+    `deck` is set when the hand holds more of a kind of card than the deck leaves it: the numbers
+    behind the message, for a page to show without reading the message.
+    """
 
     message: str
     field: str = "hand"
     seat: int | None = None
     hand: int | None = None
+    deck: DeckOverflow | None = None
 
 
 class Rejected(ValueError):
@@ -132,16 +141,8 @@ def setup_problems(
         problems.append(
             Problem(f"Individual play is for exactly {INDIVIDUAL_PLAYERS} players.", "players")
         )
-    if hands is not None:
-        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= MAX_HANDS:
-            problems.append(Problem(f"A game can last 1 to {MAX_HANDS} hands.", "hands"))
-        elif mode == Mode.CHALLENGE:
-            problems.append(
-                Problem(
-                    "Challenge UNO ends when one player is left, not after a number of hands.",
-                    "hands",
-                )
-            )
+    if hands is not None and (not _whole(hands) or not 1 <= hands <= MAX_HANDS):
+        problems.append(Problem(f"A game can last 1 to {MAX_HANDS} hands.", "hands"))
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         problems.append(Problem("The target must be a whole number of points above 0.", "target"))
     elif target > MAX_TARGET:
@@ -187,10 +188,12 @@ class Count:
 
 @dataclass(frozen=True)
 class Hand:
-    """One hand as played: who went out and what was counted, by seat."""
+    """One hand as played: who went out, what was counted by seat, and the last card played when
+    the table named it (a key of LAST_CARDS): that card lies on the pile, not in a hand."""
 
     went_out: int
     counts: Mapping[int, Count]
+    last_card: str | None = None
 
 
 @dataclass(frozen=True)
@@ -336,9 +339,10 @@ def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> li
                 )
             else:
                 cards_by_seat[seat] = count.cards
-    for overflow in deck_overflows(cards_by_seat, deck):
+    pile = [LAST_CARDS[card]] if (card := hand.last_card) is not None and card in LAST_CARDS else []
+    for overflow in deck_overflows(cards_by_seat, deck, pile):
         for seat in overflow.holders:
-            problems.append(Problem(overflow.message, "count", seat, number))
+            problems.append(Problem(overflow.message, "count", seat, number, overflow))
     if not problems:
         total = sum(hand.counts[seat].value(deck) for seat in expected)
         if total > deck.max_points:
@@ -410,18 +414,18 @@ def play(state: GameState, hand: Hand) -> GameState:
 
     winner: int | None = None
     shared: tuple[int, ...] = ()
-    if rules.hands is not None:
+    standing = [side.index for side in sides if not side.eliminated]
+    if rules.mode is Mode.CHALLENGE and len(standing) == 1:
+        # Elimination at the target still holds in a Challenge game of fixed length.
+        winner = standing[0]
+    elif rules.hands is not None:
         if number >= rules.hands:
             best = _best_sides(rules, sides)
             if len(best) == 1:
                 winner = best[0]
             else:
                 shared = best
-    elif rules.mode is Mode.CHALLENGE:
-        standing = [side.index for side in sides if not side.eliminated]
-        if len(standing) == 1:
-            winner = standing[0]
-    elif scores[winner_side] >= rules.target:
+    elif rules.mode is not Mode.CHALLENGE and scores[winner_side] >= rules.target:
         winner = winner_side
 
     result = HandResult(number, state.dealer, hand.went_out, counted, gain, tuple(newly_out))
@@ -432,15 +436,20 @@ def play(state: GameState, hand: Hand) -> GameState:
 
 def _best_sides(rules: Rules, sides: Sequence[SideState]) -> tuple[int, ...]:
     """The sides level at the top when a fixed-length game ends: most points, in individual play
-    most hands won and then most points."""
+    most hands won and then most points, in Challenge UNO the fewest points among those not out."""
 
     def key(side: SideState) -> tuple[int, ...]:
         if rules.mode is Mode.INDIVIDUAL:
             return (side.hands_won, side.score)
+        if rules.mode is Mode.CHALLENGE:
+            return (-side.score,)
         return (side.score,)
 
-    top = max(key(side) for side in sides)
-    return tuple(side.index for side in sides if key(side) == top)
+    # Whoever is out of a Challenge game cannot win it; somebody always remains (the player who
+    # went out in a hand is never put out in it).
+    eligible = [side for side in sides if not side.eliminated]
+    top = max(key(side) for side in eligible)
+    return tuple(side.index for side in eligible if key(side) == top)
 
 
 def _next_dealer(rules: Rules, sides: tuple[SideState, ...], dealer: int) -> int:
@@ -483,7 +492,7 @@ def replay(rules: Rules, hands: Sequence[Hand], *, check: bool = True) -> GameSt
             }
             if not all(_usable(count) for count in counts.values()):
                 break
-            state = play(state, Hand(hand.went_out, counts))
+            state = play(state, Hand(hand.went_out, counts, hand.last_card))
             continue
         state = play(state, hand)
     if problems:

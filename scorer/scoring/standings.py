@@ -59,9 +59,16 @@ def places(state: GameState) -> tuple[int, ...]:
     if not state.finished:
         raise ValueError("An unfinished game has no places.")
     if state.rules.mode is Mode.CHALLENGE:
-        # The survivor first, then whoever lasted longest; out in the same hand, placed together.
+        # The winners first, then whoever lasted longest; out in the same hand, placed together.
+        # A game of fixed length can end with several still in: the fewer points, the better.
+        fixed = state.rules.hands is not None
         outlasted = {
-            side.index: (side.index != state.winner, -(side.eliminated_in or 0))
+            side.index: (
+                side.index not in state.winners,
+                side.eliminated,
+                -(side.eliminated_in or 0),
+                side.score if fixed and not side.eliminated else 0,
+            )
             for side in state.sides
         }
         return competition_ranks([outlasted[side.index] for side in state.sides])

@@ -24,7 +24,7 @@ from .snapshots import (
 )
 from .transactions import in_transaction, lock_game
 
-LAST_CARDS = ("draw2", "wild4")
+LAST_CARDS = tuple(scoring.LAST_CARDS)
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def _already_recorded(number: int) -> Conflict:
 def _scoring_hand(entry: HandEntry) -> scoring.Hand:
     if entry.went_out is None:
         raise scoring.Rejected([scoring.Problem("Tap who went out.", "went_out")])
-    return scoring.Hand(entry.went_out, dict(entry.counts))
+    return scoring.Hand(entry.went_out, dict(entry.counts), _last_card(entry))
 
 
 def _last_card(entry: HandEntry) -> str | None:

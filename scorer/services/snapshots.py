@@ -139,7 +139,7 @@ def rules_of(game: Game) -> scoring.Rules:
 def hand_of(hand: Hand) -> scoring.Hand:
     """What the rules need of a hand held as an ORM object (a backup's, before it is stored)."""
     counts = {count.position: count_of(count.cards, count.points) for count in hand.counts}
-    return scoring.Hand(hand.went_out, counts)
+    return scoring.Hand(hand.went_out, counts, hand.last_card)
 
 
 def count_of(cards: str | None, points: int | None) -> scoring.Count:
@@ -235,7 +235,7 @@ def _stored_hands(
         if (game_id, number) != previous:
             previous = (game_id, number)
             counts = {}
-            hands.append(StoredHand(number, scoring.Hand(went_out, counts), last_card))
+            hands.append(StoredHand(number, scoring.Hand(went_out, counts, last_card), last_card))
         if position is not None:
             counts[position] = count_of(cards, points)
     return found

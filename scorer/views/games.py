@@ -11,10 +11,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import access
 from ..extensions import db
-from ..forms.games import MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
+from ..forms.games import LENGTH_HINTS, MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
 from ..fragments import wants_fragment
-from ..scoring import MAX_BLANK_VALUE, Rejected, head_to_head
+from ..scoring import MAX_BLANK_VALUE, MAX_HANDS, Rejected, head_to_head
 from ..services import cleanup, fixtures, games, players
 from .htmx import render, see_other
 
@@ -47,6 +47,7 @@ def new() -> Response:
                     form.dealer,
                     team_names=form.team_names,
                     deck=form.deck,
+                    hands=form.hand_limit,
                 )
             except Rejected as rejected:
                 form.attach(list(rejected.problems))
@@ -62,6 +63,8 @@ def new() -> Response:
         presets=TARGET_PRESETS,
         mode_labels=MODE_LABELS,
         mode_hints=MODE_HINTS,
+        length_hints=LENGTH_HINTS,
+        max_hands=MAX_HANDS,
         max_blank_value=MAX_BLANK_VALUE,
     )
 

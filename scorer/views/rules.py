@@ -2,7 +2,7 @@
 
 from flask import Blueprint, abort, render_template, request
 
-from ..scoring import DEFAULT_DECK, Deck, Mode, deck_problems
+from ..scoring import DEFAULT_DECK, MAX_HANDS, Deck, Mode, deck_problems
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 DECK_ARGS = ("copies", "blanks", "blank_value")
@@ -19,6 +19,7 @@ def show(mode: str) -> str:
         modes=tuple(Mode),
         deck=_deck_in_play(),
         default_deck=DEFAULT_DECK,
+        max_hands=MAX_HANDS,
     )
 
 

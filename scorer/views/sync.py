@@ -16,7 +16,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from .. import scoring
 from ..extensions import db
-from ..forms.hands import HandForm
+from ..forms.hands import HAND_WORDS, HandForm
 from ..services import games, hands
 from ..services.errors import Conflict, NotFound
 from ..services.hands import LAST_CARDS, HandEntry
@@ -84,19 +84,13 @@ def _version(
 ) -> dict[str, str]:
     """A hand in a few words, as the phone lists its waiting hands: "Ann +101"."""
     before = games.state_before(view, number)
-    rules = before.rules
-    names = view.names
+    deck = before.rules.deck
     counted = {
-        seat: counts[seat].value(rules.deck) if seat in counts else 0
+        seat: counts[seat].value(deck) if seat in counts else 0
         for seat in before.counted_seats(went_out)
     }
-    if rules.mode is scoring.Mode.CHALLENGE:
-        brief = " · ".join(f"{names[seat]} +{points}" for seat, points in counted.items())
-    else:
-        side = rules.sides[rules.side_of(went_out)]
-        brief = f"{' & '.join(names[seat] for seat in side)} +{sum(counted.values())}"
-    detail = " · ".join(f"{names[seat]} {points}" for seat, points in counted.items())
-    return {"brief": brief, "detail": f"{names[went_out]} went out · {detail}"}
+    outcome = scoring.describe_hand(HAND_WORDS, before.rules, view.names, went_out, counted)
+    return {"brief": outcome.brief, "detail": outcome.detail}
 
 
 def _messages(errors: Mapping | list) -> list[str]:

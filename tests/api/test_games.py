@@ -246,3 +246,36 @@ def test_names_and_bounds_are_refused_in_the_setup_pages_words(api, fields, fiel
     response = api.post("/api/v1/games", json=body)
     assert response.status_code == 422
     assert response.json == {"errors": {field: [message]}}
+
+
+def test_a_game_of_a_number_of_hands_ends_after_its_last(api):
+    game = api.start(["Ann", "Bob", "Cat"], hand_limit=2, target=10)
+    assert game["hand_limit"] == 2
+    # Past the target after one hand, but a game of two hands goes on.
+    game = api.hand(game, 0, {1: 20, 2: 0})
+    assert game["status"] == "in_progress"
+    game = api.hand(game, 1, {0: 5, 2: 0})
+    assert game["status"] == "finished"
+    assert game["winner"]["name"] == "Ann"
+
+
+def test_a_challenge_game_of_one_hand_is_won_by_the_fewest_points(api):
+    game = api.start(["Ann", "Bob", "Cat"], mode="challenge", hand_limit=1)
+    game = api.hand(game, 0, {1: 9, 2: 4})
+    assert (game["status"], game["winner"]["name"]) == ("finished", "Ann")
+
+
+@pytest.mark.parametrize("hand_limit", [0, 51, -3])
+def test_a_hand_limit_out_of_range_is_refused_in_the_setup_pages_words(api, hand_limit):
+    body = {"mode": "standard", "players": ["Ann", "Bob"], "hand_limit": hand_limit}
+    response = api.post("/api/v1/games", json=body)
+    assert response.status_code == 422
+    assert response.json["errors"] == {"hand_limit": ["A game can last 1 to 50 hands."]}
+
+
+def test_a_hand_limit_must_be_a_whole_number(api):
+    response = api.post(
+        "/api/v1/games", json={"mode": "standard", "players": ["Ann", "Bob"], "hand_limit": "3"}
+    )
+    assert response.status_code == 422
+    assert list(response.json["errors"]) == ["hand_limit"]

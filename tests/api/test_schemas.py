@@ -63,6 +63,7 @@ def test_the_documented_bodies_are_the_declared_ones():
         "first_dealer",
         "teams",
         "deck",
+        "hand_limit",
     }
     assert components["NewGame"]["required"] == ["mode", "players"]
     assert components["NewGame"]["additionalProperties"] is False

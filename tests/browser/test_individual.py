@@ -95,3 +95,51 @@ def test_a_shared_win_is_announced_and_the_sharers_marked(
         ["shares the win", "shares the win"]
     )
     assert not scrolls_sideways(page)
+
+
+def visible_meta(page: Page) -> list[str]:
+    """What each scoreboard row shows beside its score (text hidden on screen left out)."""
+    return [" ".join(meta.inner_text().split()) for meta in page.locator(".side-meta").all()]
+
+
+def test_each_row_shows_its_hands_won_and_the_final_board_why_on_a_phone(
+    phone: Page, live_server: str, live_app: Flask
+):
+    with live_app.app_context():
+        game = games.create_game(db.session, "individual", ["Ann", "Bob", "Cat", "Dan"])
+        for went_out, points in [(0, 1)] * 3 + [(2, 30)] * 2 + [(1, 1)] * 2 + [(3, 1)] * 4:
+            record(db.session, game.id, went_out, others(went_out, points))
+        game_id = game.id
+    phone.goto(f"{live_server}/games/{game_id}")
+    # Individual play ranks by hands won: each row shows them; the hand left is said once.
+    expect(phone.locator(".game-title")).to_contain_text("1 hand left")
+    assert visible_meta(phone) == [
+        "4 hands won",
+        "3 hands won",
+        "2 hands won · points decide",
+        "2 hands won · points decide",
+    ]
+    expect(phone.locator(".side-meta", has_text="left")).to_have_count(0)
+
+    with live_app.app_context():
+        record(db.session, game_id, 3, others(3, 1))
+    phone.reload()
+    expect(phone.locator("#result-title")).to_contain_text("Dan wins")
+    # Ann (9 points) stands above Cat (180): the row says it is the hands won that count.
+    assert [row.inner_text() for row in phone.locator(".standings .player").all()] == [
+        "Dan",
+        "Ann",
+        "Cat",
+        "Bob",
+    ]
+    assert visible_meta(phone) == [
+        "winner · 5 hands won",
+        "3 hands won",
+        "2 hands won · points decide",
+        "2 hands won · points decide",
+    ]
+    assert not scrolls_sideways(phone)
+
+
+def others(went_out: int, points: int) -> dict[int, int]:
+    return {seat: points for seat in range(4) if seat != went_out}

@@ -63,7 +63,8 @@ def test_a_partners_game_played_to_the_end(phone: Page, live_server, enter_hand,
     enter_hand(page, taps, "Dan", {"Ann": ["9"], "Cat": ["8"]})
     expect(page.locator("[data-summary]")).to_have_text("Bob & Dan score 17")
     save(page, taps, "Record hand 3")
-    assert side_lines(page)[0] == "1 Sharks Ann & Cat deals 179 21 to go · 1 hand won"
+    # The badge follows the team, naming its dealer: the team's name is never split.
+    assert side_lines(page)[0] == "1 Sharks Ann & Cat Cat deals 179 21 to go · 1 hand won"
 
     # Cat goes out: 20 + 3 takes the Sharks from 179 to 202, past the target of 200.
     enter_hand(page, taps, "Cat", {"Bob": ["20"], "Dan": ["3"]})
@@ -73,6 +74,22 @@ def test_a_partners_game_played_to_the_end(phone: Page, live_server, enter_hand,
     assert re.match(r"1 Sharks Ann & Cat 202 winner", side_lines(page)[0])
     assert re.match(r"2 Bob & Dan 17 183 to go", side_lines(page)[1])
     expect(page.locator("#hand-form")).to_have_count(0)
+
+
+def test_the_dealer_badge_does_not_split_a_partners_team(phone: Page, live_server, taps):
+    page = phone
+    set_up(page, live_server, "Partners", ["Ann", "Bob", "Cat", "Dan"], 200)
+    page.get_by_role("button", name="Start game").tap()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    # Ann deals the first hand: her partner Cat's name still follows hers on the line.
+    team = page.locator('.standings .side[data-side="0"] .side-names')
+    expect(team).to_have_text(re.compile(r"^\s*Ann\s*&\s*Cat\s*Ann deals\s*$"))
+    ann, amp, cat, badge = (
+        team.locator(selector).bounding_box()
+        for selector in (".player >> nth=0", ".amp", ".player >> nth=1", ".dealer-mark")
+    )
+    assert ann and amp and cat and badge
+    assert ann["x"] < amp["x"] < cat["x"] < badge["x"]
 
 
 def test_a_challenge_game_played_to_the_end(phone: Page, live_server, enter_hand, taps):

@@ -1080,3 +1080,18 @@ def test_games_of_fixed_length_keep_their_length_through_a_backup(app, other_app
         restored = {game.id: game.hand_limit for game in db.session.scalars(sa.select(Game))}
         assert restored == limits
         db.session.remove()
+
+
+def test_a_game_of_a_number_of_hands_comes_back_as_one(app, other_app):
+    with app.app_context():
+        game_id = games.create_game(db.session, "challenge", ["Ann", "Bob"], 100, hands=3).id
+        record(db.session, game_id, 0, {1: 7})
+        data = json.loads(json.dumps(backup.export_all(db.session)))
+        db.session.remove()
+    assert [game["hand_limit"] for game in data["games"]] == [3]
+    with other_app.app_context():
+        backup.import_all(db.session, data)
+        state = games.load_game(db.session, game_id).state
+        assert (state.rules.hands, len(state.hands), state.finished) == (3, 1, False)
+        assert without_date(backup.export_all(db.session)) == without_date(data)
+        db.session.remove()

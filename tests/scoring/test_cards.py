@@ -229,3 +229,30 @@ def test_one_card_can_break_two_limits():
     }
     by_kind = {o.kind: set(o.holders) for o in overflows}
     assert by_kind == {"Skips": {0}, "20-point cards": {0, 1}}
+
+
+# --- The last card played lies on the pile: one fewer of its kind in the hands ------------------
+
+
+def test_a_wild_draw_four_played_last_leaves_three_in_the_hands_of_one_deck():
+    assert deck_overflows({1: ["wild4"] * 3}, Deck(), pile=["wild4"]) == []
+    overflows = deck_overflows({1: ["wild4"] * 2, 2: ["wild4"] * 2}, Deck(), pile=["wild4"])
+    assert [(o.kind, o.counted, o.limit, o.pile, o.room, o.holders) for o in overflows] == [
+        ("Wild Draw Fours", 4, 4, 1, 3, (1, 2))
+    ]
+    assert overflows[0].message == (
+        "4 Wild Draw Fours counted, but with the last card played the hands hold at most 3."
+    )
+
+
+def test_the_last_card_counts_against_its_group_too():
+    # Eight +50s are every wild card of one deck: with a Wild Draw Four on the pile, one too many.
+    overflows = deck_overflows({1: ["50"] * 8}, Deck(), pile=["wild4"])
+    assert [(o.kind, o.counted, o.room) for o in overflows] == [("50-point wild cards", 8, 7)]
+    assert deck_overflows({1: ["20"] * 24}, Deck(), pile=["draw2"])[0].room == 23
+
+
+def test_the_last_card_alone_is_no_overflow_and_two_decks_leave_seven():
+    assert deck_overflows({}, Deck(), pile=["wild4"]) == []
+    assert deck_overflows({1: ["wild4"] * 7}, Deck(copies=2), pile=["wild4"]) == []
+    assert deck_overflows({1: ["wild4"] * 8}, Deck(copies=2), pile=["wild4"])[0].room == 7

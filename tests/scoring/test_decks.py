@@ -179,3 +179,34 @@ def test_a_blank_scores_the_games_value(deck, blanks):
         assert play(state, hand).sides[1].score == blanks * deck.blank_value + 7
     else:
         assert [problem.message for problem in problems] == ["This game's deck has no blank cards."]
+
+
+# --- The last card played is one of the deck's --------------------------------------------------
+
+
+@given(deck=decks, last=st.sampled_from(["draw2", "wild4"]), data=st.data())
+@SETTINGS
+def test_the_deck_less_the_last_card_fits_and_one_more_of_its_kind_is_refused(deck, last, data):
+    rules = Rules(Mode.STANDARD, 3, target=100_000, deck=deck)
+    cards = whole(deck)
+    cards.remove(last)
+    kept = data.draw(st.lists(st.sampled_from(range(len(cards))), unique=True, max_size=60))
+    part = [cards[index] for index in kept]
+    fits = Hand(0, {1: Count(cards=tuple(part[::2])), 2: Count(cards=tuple(part[1::2]))}, last)
+    assert hand_problems(new_game(rules), fits) == []
+    everything = Hand(0, {1: Count(cards=tuple(cards)), 2: Count(cards=(last,))}, last)
+    problems = hand_problems(new_game(rules), everything)
+    assert problems
+    assert {problem.deck.pile for problem in problems if problem.deck} == {1}
+    assert all(problem.deck and problem.deck.counted > problem.deck.room for problem in problems)
+
+
+def test_four_wild_draw_fours_in_the_hands_and_one_played_last_are_refused():
+    rules = Rules(Mode.STANDARD, 3)
+    hand = Hand(0, {1: Count(cards=("wild4",) * 2), 2: Count(cards=("wild4",) * 2)}, "wild4")
+    problems = hand_problems(new_game(rules), hand)
+    assert [(p.seat, p.deck.kind if p.deck else None) for p in problems] == [
+        (1, "Wild Draw Fours"),
+        (2, "Wild Draw Fours"),
+    ]
+    assert hand_problems(new_game(rules), Hand(0, hand.counts)) == []

@@ -122,16 +122,46 @@ def test_fixed_length_game_level_at_the_end_is_shared():
     assert places(state) == (1, 1, 3)
 
 
-@pytest.mark.parametrize("hands", [0, -1, True, 501])
+@pytest.mark.parametrize("hands", [0, -1, True, 51, 2.0])
 def test_a_hand_limit_must_be_a_sensible_number(hands):
     with pytest.raises(Rejected) as error:
         Rules(Mode.STANDARD, 4, hands=hands)
     assert error.value.problems[0].field == "hands"
+    assert error.value.problems[0].message == "A game can last 1 to 50 hands."
 
 
-def test_challenge_has_no_hand_limit():
-    with pytest.raises(Rejected):
-        Rules(Mode.CHALLENGE, 4, hands=5)
+def test_a_single_hand_game_is_won_by_who_went_out():
+    state = play(new_game(Rules(Mode.STANDARD, 3, hands=1)), hand(2, {0: 5, 1: 0}))
+    assert state.finished and state.winner == 2
+
+
+def test_a_single_hand_game_where_nobody_scores_is_shared_by_all():
+    state = play(new_game(Rules(Mode.STANDARD, 3, hands=1)), hand(2, {0: 0, 1: 0}))
+    assert state.shared == (0, 1, 2)
+
+
+def test_a_fixed_length_challenge_game_is_won_by_the_fewest_points_still_in():
+    rules = Rules(Mode.CHALLENGE, 4, target=100, hands=2)
+    # Bob reaches the target and is out; after two hands Ann has the fewest points of the rest.
+    state = play(new_game(rules), others(0, 100, 3, 4))
+    assert not state.finished and state.sides[1].eliminated
+    state = play(state, hand(3, {0: 5, 2: 7}))
+    assert [side.score for side in state.sides] == [5, 100, 10, 4]
+    assert state.winner == 3
+    assert places(state) == (2, 4, 3, 1)
+
+
+def test_a_fixed_length_challenge_game_ends_early_when_one_player_is_left():
+    rules = Rules(Mode.CHALLENGE, 3, target=50, hands=10)
+    state = play(new_game(rules), hand(0, {1: 60, 2: 70}))
+    assert state.finished and state.winner == 0
+    assert len(state.hands) == 1
+
+
+def test_a_fixed_length_challenge_game_level_at_the_fewest_is_shared():
+    rules = Rules(Mode.CHALLENGE, 3, hands=1)
+    state = play(new_game(rules), hand(0, {1: 0, 2: 9}))
+    assert state.shared == (0, 1)
 
 
 # Properties ---------------------------------------------------------------------------------------
@@ -180,6 +210,28 @@ def test_the_winners_have_most_hands_then_most_points(hands):
     assert {result.seat for result in results if result.won} == set(expected)
     assert all(result.place == 1 for result in results if result.won)
     assert all(result.place > 1 for result in results if not result.won)
+
+
+@SETTINGS
+@given(
+    st.integers(1, 6),
+    st.lists(st.tuples(st.integers(0, 3), st.lists(POINTS, min_size=3, max_size=3)), max_size=8),
+    st.sampled_from([Mode.STANDARD, Mode.PARTNERS, Mode.CHALLENGE]),
+)
+def test_a_game_of_n_hands_ends_after_hand_n_with_the_best_side_winning(limit, played, mode):
+    # Challenge UNO: a target out of reach, so only the hands end the game.
+    rules = Rules(mode, 4, target=100_000, hands=limit)
+    state = new_game(rules)
+    for number, (seat, points) in enumerate(played, start=1):
+        if number > limit:
+            break
+        state = play(state, others(seat, *points))
+        assert state.finished == (number == limit)
+    if not state.finished:
+        return
+    scores = [side.score for side in state.sides]
+    best = min(scores) if mode is Mode.CHALLENGE else max(scores)
+    assert state.winners == tuple(side for side, score in enumerate(scores) if score == best)
 
 
 @SETTINGS

@@ -79,6 +79,8 @@ def rules_for(draw, modes=tuple(Mode)):
         target=draw(st.integers(1, 400)),
         first_dealer=draw(st.integers(0, players - 1)),
         deck=draw(decks),
+        # Played to the target, or for a number of hands (individual play: 12 unless told).
+        hands=draw(st.one_of(st.none(), st.integers(1, 8))),
     )
 
 
@@ -201,6 +203,10 @@ def test_a_sides_score_is_the_sum_of_its_gains(game):
 def test_standard_game_is_over_exactly_when_a_side_reaches_the_target(game):
     rules, hands = game
     for number, state in enumerate(states_of(rules, hands)):
+        if rules.hands is not None:
+            # A game of a number of hands ends after its last, whatever the scores.
+            assert state.finished == (number == rules.hands)
+            continue
         reached = [side.index for side in state.sides if side.score >= rules.target]
         assert state.finished == bool(reached)
         if reached:
@@ -246,12 +252,15 @@ def test_challenge_eliminations(game):
         # The dealer is always someone still playing.
         assert before.in_play(result.dealer)
         assert after.in_play(after.dealer)
-    for state in states:
+    for number, state in enumerate(states):
         standing = [side.index for side in state.sides if not side.eliminated]
-        assert state.finished == (len(standing) == 1)
-        if state.finished:
+        # A game of a number of hands also ends after its last, with more than one still in.
+        assert state.finished == (len(standing) == 1 or number == rules.hands)
+        if len(standing) == 1:
             assert state.winner == standing[0]
-            assert state.ranking()[0].index == state.winner
+        if state.finished:
+            assert set(state.winners) <= set(standing)
+            assert state.ranking()[0].index in state.winners
 
 
 @SETTINGS

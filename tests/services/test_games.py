@@ -6,7 +6,7 @@ from factories import make_game, record
 
 from scorer import scoring
 from scorer.models import Game, Player, Seat
-from scorer.services import games
+from scorer.services import games, hands
 from scorer.services.errors import NotFound
 
 
@@ -180,3 +180,22 @@ def test_a_team_name_with_a_nul_is_refused_before_it_reaches_the_database(sessio
 
     with pytest.raises(Rejected, match="Team names cannot contain control characters"):
         games.create_game(session, "partners", ["Ann", "Bob", "Cat", "Dan"], team_names=["A\x00"])
+
+
+def test_a_game_of_a_number_of_hands_ends_after_them_and_an_undo_reopens_it(session):
+    game = games.create_game(session, "standard", ["Ann", "Bob"], target=10, hands=2)
+    assert session.get(Game, game.id).hand_limit == 2
+    record(session, game, 0, {1: 30})
+    assert not games.load_game(session, game.id).state.finished
+    view = record(session, game, 1, {0: 5})
+    assert view.state.finished and view.state.winner == 0
+    reopened = hands.undo_last_hand(session, game.id, 2)
+    assert not reopened.state.finished
+    assert reopened.state.rules.hands == 2
+
+
+def test_a_hand_limit_out_of_range_starts_nothing(session):
+    with pytest.raises(scoring.Rejected) as refused:
+        games.create_game(session, "challenge", ["Ann", "Bob"], hands=51)
+    assert [problem.field for problem in refused.value.problems] == ["hands"]
+    assert count_rows(session, Game) == 0

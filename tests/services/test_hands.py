@@ -495,3 +495,20 @@ def test_undoing_a_hand_that_does_not_exist_is_not_found(session):
     game = make_game(session, 2)
     with pytest.raises(NotFound):
         hands.undo_last_hand(session, game.id, 1)
+
+
+def test_the_last_card_played_counts_against_the_deck_when_recording_and_editing(session):
+    game = make_game(session, 3)
+    four = {1: ["wild4", "wild4"], 2: ["wild4", "wild4"]}
+    with_pile = hands.HandEntry(0, entry(0, four).counts, "wild4")
+    with pytest.raises(scoring.Rejected) as refused:
+        hands.record_hand(session, game.id, 1, with_pile)
+    assert {problem.deck.kind for problem in refused.value.problems if problem.deck} == {
+        "Wild Draw Fours"
+    }
+    assert stored_hands(session, game.id) == []
+    # Without the last card named the same hand fits; naming it in an edit is refused too.
+    record(session, game.id, 0, four)
+    with pytest.raises(scoring.Rejected):
+        hands.edit_hand(session, game.id, 1, with_pile)
+    assert games.load_game(session, game.id).hands[0].last_card is None

@@ -45,7 +45,7 @@ def test_a_deck_with_blanks_has_a_blank_key_labelled_with_its_value(client, deck
     pad = json.loads(page.find("form", id="hand-form").attrs["data-pad"])
     assert pad["values"]["blank"] == 25
     assert ["blank cards", ["blank"], 4] in pad["limits"]
-    assert ["50-point wild cards", ["50"], 8] in pad["limits"]
+    assert ["50-point wild cards", ["50", "wild4"], 8] in pad["limits"]
 
 
 def test_a_classic_deck_has_no_blank_key(client, deck_game):
@@ -60,7 +60,7 @@ def test_two_decks_double_the_pads_limits(client, deck_game):
     page = parse(client.get(f"/games/{deck_game(scoring.Deck(copies=2))}"))
     pad = json.loads(page.find("form", id="hand-form").attrs["data-pad"])
     assert ["0s", ["0"], 8] in pad["limits"]
-    assert ["50-point wild cards", ["50"], 16] in pad["limits"]
+    assert ["50-point wild cards", ["50", "wild4"], 16] in pad["limits"]
     assert ["blank cards", ["blank"], 8] in pad["limits"]
 
 
@@ -91,9 +91,49 @@ def test_a_fifth_blank_is_refused_next_to_the_hands_that_hold_them(client, deck_
     assert response.status_code == 422
     page = parse(response)
     for seat in (1, 2):
-        error = page.by_id(f"counts-{seat}-error").text
-        assert error == "5 blank cards counted, but the deck has only 4."
+        error = page.by_id(f"counts-{seat}-deck-1")
+        assert error.text == "5 blank cards counted, but the deck has only 4."
+        assert (error["data-deck"], error["data-counted"], error["data-limit"]) == (
+            "blank cards",
+            "5",
+            "4",
+        )
+        typed = page.find("input", name=f"counts-{seat}-points")
+        assert typed["aria-describedby"].split() == [f"counts-{seat}-deck-1"]
     assert rows("hands") == 0
+
+
+def test_a_deck_refusal_carries_its_numbers_for_the_script_to_match_against_the_pads_limits(
+    client, deck_game, rows
+):
+    game_id = deck_game(scoring.Deck())
+    data = {
+        "number": "1",
+        "went_out": "0",
+        "counts-1-cards": "wild4 wild4 5",
+        "counts-2-cards": "wild4 wild4",
+        "last_card": "wild4",
+        "action": "save",
+    }
+    response = client.post(f"/games/{game_id}/hands", data=data)
+    assert response.status_code == 422
+    page = parse(response)
+    pad = json.loads(page.find("form", id="hand-form").attrs["data-pad"])
+    assert pad["last_cards"]["wild4"] == "wild4"
+    limits = {kind: (tokens, limit) for kind, tokens, limit in pad["limits"]}
+    for seat in (1, 2):
+        notes = page.find("div", class_="tally", data_seat=str(seat)).select(".error[data-deck]")
+        assert [(note["data-deck"], note["data-counted"], note["data-pile"]) for note in notes] == [
+            ("Wild Draw Fours", "4", "1")
+        ]
+        tokens, limit = limits[notes[0]["data-deck"]]
+        assert ("wild4" in tokens, limit) == (True, int(notes[0]["data-limit"]))
+        assert notes[0].text == (
+            "4 Wild Draw Fours counted, but with the last card played the hands hold at most 3."
+        )
+    assert rows("hands") == 0
+    del data["last_card"]
+    assert client.post(f"/games/{game_id}/hands", data=data).status_code == 303
 
 
 @pytest.mark.parametrize(
@@ -126,6 +166,8 @@ def test_the_rules_page_without_a_game_names_the_default_deck(client):
     said = " ".join(page.find("p", class_="deck-in-play").text.split())
     assert said.startswith("A new game plays the retail 112 cards, blanks worth 50")
     assert "One deck holds 4 zeros" in page.text
+    said = " ".join(page.text.split())
+    assert "a hand ending on a Wild Draw Four leaves at most 3 in the hands" in said
     assert "1,440 points in all" in page.text
 
 

@@ -222,3 +222,12 @@ def test_each_side_has_a_place_for_hands_waiting_to_be_sent(client, new_game, pl
         waiting = side.find("span", class_="waiting")
         assert "data-waiting" in waiting.attrs and "hidden" in waiting.attrs
         assert waiting.text == ""
+
+
+def test_the_dealer_badge_follows_a_partners_team_and_names_the_dealer(client, new_game):
+    game_id = new_game(["Ann", "Bob", "Cat", "Dan"], mode="partners")
+    page = parse(client.get(f"/games/{game_id}"))
+    team = page.find("li", class_="side", data_side="0").find(class_="side-names")
+    # The team's name reads whole; the badge comes after it and says who deals.
+    assert " ".join(team.text.split()) == "Ann & Cat Ann deals"
+    assert team.find_all()[-1]["class"] == "dealer-mark"

@@ -26,11 +26,41 @@ def test_the_scoreboard_tabulates_head_to_head_points_and_hands_won(client, new_
         ["Cat", "50", "3", "·", "0", "1"],
         ["Dan", "0", "0", "0", "·", "0"],
     ]
-    meta = [side.find(class_="side-meta").text for side in page.find_all("li", class_="side")]
-    assert all(text.startswith("10 hands left") for text in meta)
+    # The hands left are said once, above the rows; each row says what ranks it, its hands won.
+    assert " ".join(page.find(class_="hands-left").text.split()) == "· 10 hands left"
+    meta = [
+        " ".join(side.find(class_="side-meta").text.split())
+        for side in page.find_all("li", class_="side")
+    ]
+    assert meta == [
+        "1 hand won · points decide",
+        "1 hand won · points decide",
+        "0 hands won · level",
+        "0 hands won · level",
+    ]
+    assert all("ranks" in side.find(class_="won")["class"] for side in page.select("li.side"))
     # Hands won rank before points: Cat (1 hand, 53) and Ann (1 hand, 34) lead Bob and Dan.
     names = [side.find(class_="player").text for side in page.find_all("li", class_="side")]
-    assert names[:2] == ["Cat deals", "Ann"]
+    assert names[:2] == ["Cat", "Ann"]
+
+
+def test_the_final_board_says_why_each_row_stands_where_it_does(client, new_game, play):
+    # Ann wins 3 hands with few points; Cat wins 2 with many: hands won decide, and say so.
+    game_id = new_game(["Ann", "Bob", "Cat", "Dan"], mode="individual")
+    for went_out, points in [(0, 1)] * 3 + [(2, 30)] * 2 + [(1, 1)] * 2 + [(3, 1)] * 5:
+        play(game_id, went_out, others(went_out, points))
+    page = parse(client.get(f"/games/{game_id}"))
+    lines = [
+        (side.find(class_="player").text, " ".join(side.find(class_="side-meta").text.split()))
+        for side in page.select("li.side")
+    ]
+    assert lines == [
+        ("Dan", "winner · 5 hands won"),
+        ("Ann", "3 hands won"),
+        ("Cat", "2 hands won · points decide"),
+        ("Bob", "2 hands won · points decide"),
+    ]
+    assert page.find(class_="hands-left") is None
 
 
 def test_after_twelve_hands_the_game_is_over_and_names_its_winner(client, new_game, play):
