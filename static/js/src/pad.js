@@ -106,7 +106,10 @@ const restoreTally = (form) => {
 // A note the script writes is marked data-deck; so is a deck problem the server wrote into a row,
 // which the script then treats as its own.
 const showDeckProblems = (row, messages) => {
-  let note = row.querySelector("[data-deck]");
+  // The server writes a note per limit passed; the script keeps them in one.
+  const notes = [...row.querySelectorAll("[data-deck]")];
+  for (const extra of notes.slice(1)) extra.remove();
+  let note = notes[0];
   const text = (messages || []).join(" ");
   if (!text) {
     if (note) note.remove();
