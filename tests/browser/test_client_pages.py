@@ -1,0 +1,132 @@
+"""The pad and the pages around it read and fit on a phone: legible notes, rows that say what they
+are, a note after an edit, and nothing of the pad hidden under its docked keys."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser.schemes import each_scheme
+from factories import make_game
+from flask import Flask
+from playwright.sync_api import Locator, Page, expect
+
+from scorer.extensions import db
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 360, "height": 640}
+PHONES = [pytest.param({"width": 390, "height": 844}, id="390"), pytest.param(NARROW, id="360")]
+# WCAG 1.4.3: text under 18.66 px bold or 24 px needs 4.5:1 against what is behind it.
+MIN_CONTRAST = 4.5
+
+# The contrast of an element's text (or of its placeholder) as the screen shows it: its colour
+# faded by its own opacity and every ancestor's, over the first opaque background behind it.
+CONTRAST = """(element, pseudo) => {
+  const parse = (text) => {
+    const [r, g, b, a = 1] = text.match(/[\\d.]+/g).map(Number);
+    return { r, g, b, a };
+  };
+  const over = (top, under) => ({
+    r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a),
+    b: top.b * top.a + under.b * (1 - top.a), a: 1,
+  });
+  const luminance = ({ r, g, b }) => {
+    const channel = (c) => {
+      c /= 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const own = getComputedStyle(element, pseudo);
+  let text = parse(own.color);
+  if (pseudo) text.a *= Number(own.opacity);
+  let opacity = 1;
+  const layers = [];
+  for (let node = element; node; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    opacity *= Number(style.opacity);
+    const fill = parse(style.backgroundColor);
+    if (fill.a > 0) layers.push(fill);
+    if (fill.a === 1) break;
+  }
+  let behind = { r: 255, g: 255, b: 255, a: 1 };
+  for (const layer of layers.reverse()) behind = over(layer, behind);
+  text = over({ ...text, a: text.a * opacity }, behind);
+  const [light, dark] = [luminance(text), luminance(behind)].sort((x, y) => y - x);
+  return { ratio: (light + 0.05) / (dark + 0.05), size: parseFloat(own.fontSize) };
+}"""
+
+
+def contrast(locator: Locator, pseudo: str | None = None) -> float:
+    return locator.evaluate(CONTRAST, pseudo)["ratio"]
+
+
+def spoken_name(locator: Locator) -> str:
+    """The name Chromium itself gives the element, as a screen reader gets it.
+
+    Playwright computes names on its own, and puts a space around every element that is not
+    inline, even one with display: none, where the browser does not.
+    """
+    page = locator.page
+    cdp = page.context.new_cdp_session(page)
+    try:
+        locator.evaluate("(element) => element.setAttribute('data-name-probe', '')")
+        found = cdp.send(
+            "Runtime.evaluate", {"expression": "document.querySelector('[data-name-probe]')"}
+        )
+        tree = cdp.send(
+            "Accessibility.getPartialAXTree",
+            {"objectId": found["result"]["objectId"], "fetchRelatives": False},
+        )
+        locator.evaluate("(element) => element.removeAttribute('data-name-probe')")
+        return " ".join(tree["nodes"][0]["name"]["value"].split())
+    finally:
+        cdp.detach()
+
+
+@pytest.fixture
+def game_id(live_app: Flask) -> int:
+    with live_app.app_context():
+        return make_game(db.session, ["Ann", "Bob", "Cat", "Dan"]).id
+
+
+def tally(page: Page, name: str) -> Locator:
+    return page.locator(f'#hand-form .tally[data-name="{name}"]')
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_went_out_note_and_the_total_placeholder_are_legible_in_both_schemes(
+    new_phone, live_server: str, game_id: int, viewport: dict
+):
+    page = new_phone(viewport=viewport)
+    page.goto(f"{live_server}/games/{game_id}")
+    page.locator("#hand-form .went-out .chip", has_text="Ann").tap()
+    note = tally(page, "Ann").locator("[data-note]")
+    expect(note).to_have_text("went out")
+    total = tally(page, "Bob").locator("[data-typed]")
+    for scheme in each_scheme(page):
+        assert contrast(note) >= MIN_CONTRAST, f"the went out note in {scheme}"
+        assert contrast(total, "::placeholder") >= MIN_CONTRAST, f"the placeholder in {scheme}"
+
+
+def test_each_row_button_says_name_points_and_whether_it_is_being_counted(
+    phone: Page, live_server: str, game_id: int
+):
+    phone.goto(f"{live_server}/games/{game_id}")
+    pad = phone.locator("#hand-form")
+    pad.locator(".went-out .chip", has_text="Ann").tap()
+    for key in ("3", "20"):
+        pad.locator(f'.keys [data-card="{key}"]').tap()
+
+    def pick(name: str) -> Locator:
+        return tally(phone, name).locator(".tally-pick")
+
+    assert spoken_name(pick("Ann")) == "Ann, went out"
+    assert spoken_name(pick("Bob")) == "Bob, 23 points, being counted, 3 · 20"
+    assert re.fullmatch(r"Cat(, 0 points)?, tap to count", spoken_name(pick("Cat")))
+
+    pick("Cat").tap()
+    expect(tally(phone, "Cat")).to_have_class(re.compile(r"\bis-active\b"))
+    assert re.fullmatch(r"Cat(, 0 points)?, being counted", spoken_name(pick("Cat")))
+    assert spoken_name(pick("Bob")) == "Bob, 23 points, tap to count, 3 · 20"
