@@ -7,7 +7,7 @@ import re
 
 import pytest
 from browser.schemes import each_scheme
-from factories import make_game
+from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 
@@ -130,3 +130,25 @@ def test_each_row_button_says_name_points_and_whether_it_is_being_counted(
     expect(tally(phone, "Cat")).to_have_class(re.compile(r"\bis-active\b"))
     assert re.fullmatch(r"Cat(, 0 points)?, being counted", spoken_name(pick("Cat")))
     assert spoken_name(pick("Bob")) == "Bob, 23 points, tap to count, 3 · 20"
+
+
+def test_an_edit_is_confirmed_and_its_page_has_the_game_pages_top_bar(
+    phone: Page, live_server: str, live_app: Flask
+):
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat"])
+        record(db.session, game, 0, {1: 10, 2: 20})
+        record(db.session, game, 1, {0: 5, 2: 6})
+        game_url = f"{live_server}/games/{game.id}"
+    phone.goto(game_url)
+    game_bar = phone.locator(".topnav > a").all_inner_texts()
+    assert game_bar == ["Rules"]
+
+    phone.goto(f"{game_url}/hands/1/edit")
+    expect(phone.locator(".topnav > a")).to_have_text(game_bar)
+    phone.locator('.tally[data-name="Cat"] [data-typed]').fill("25")
+    phone.get_by_role("button", name="Save hand 1").tap()
+    phone.wait_for_url(re.compile(r"/games/\d+\?updated=1$"))
+    expect(phone.locator("[data-toast]")).to_have_text("Hand 1 updated")
+    expect(phone.locator("[data-toast] button")).to_have_count(0)  # an edit has no Undo here
+    expect(phone.locator(".standings .side").first.locator(".score")).to_have_text("score 35")
