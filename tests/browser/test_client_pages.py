@@ -152,3 +152,61 @@ def test_an_edit_is_confirmed_and_its_page_has_the_game_pages_top_bar(
     expect(phone.locator("[data-toast]")).to_have_text("Hand 1 updated")
     expect(phone.locator("[data-toast] button")).to_have_count(0)  # an edit has no Undo here
     expect(phone.locator(".standings .side").first.locator(".score")).to_have_text("score 35")
+
+
+@pytest.fixture(scope="module")
+def finished_games(live_app: Flask) -> None:
+    """Three finished games: Bob wins two, Ann one; points and ratings differ."""
+    with live_app.app_context():
+        for winner in (1, 1, 0):
+            game = make_game(db.session, ["Ann", "Bob", "Catherine", "Dan"], target=50)
+            others = [seat for seat in range(4) if seat != winner]
+            record(db.session, game, winner, {others[0]: 30, others[1]: 20, others[2]: 10})
+
+
+# The first line of a cell's text, where it is on the screen.
+TEXT_TOP = """(cell) => {
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, (node) =>
+    node.textContent.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP);
+  const range = document.createRange();
+  range.selectNodeContents(walker.nextNode());
+  return range.getClientRects()[0].bottom;
+}"""
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_standings_on_a_phone_open_on_the_table_ranked_by_games_won(
+    new_phone, live_server: str, finished_games: None, viewport: dict
+):
+    page = new_phone(viewport=viewport)
+    page.goto(f"{live_server}/standings/")
+    # The filter is folded behind the period it shows; the table is on the first screen.
+    summary = page.locator(".filter-box summary")
+    expect(summary).to_have_text("Period: All time")
+    expect(page.locator("#standings-filter .chips")).to_be_hidden()
+    first_row = page.locator(".standings-table tbody tr").first
+    assert first_row.bounding_box()["y"] + first_row.bounding_box()["height"] <= viewport["height"]
+
+    # Games won first, in plain words; every column, points too, without sideways scrolling.
+    expect(page.locator(".standings-table th[aria-sort]")).to_have_text(re.compile(r"^\s*Wins"))
+    expect(page.locator(".standings-table tbody th")).to_have_text(
+        ["Bob", "Ann", "Catherine", "Dan"]
+    )
+    for column in ("name", "games", "wins", "win_rate", "points", "rating"):
+        expect(page.locator(f".standings-table thead .col-{column}")).to_be_visible()
+    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"{width}px wide in {inner}px"
+
+    # A name sits on the line of its figures.
+    for row in page.locator(".standings-table tbody tr").all():
+        name = row.locator("th").evaluate(TEXT_TOP)
+        for cell in ("col-games", "col-wins", "col-points"):
+            assert abs(row.locator(f".{cell}").evaluate(TEXT_TOP) - name) < 2
+
+    # Choosing dates opens the filter, and its summary follows the choice.
+    summary.tap()
+    page.locator("#standings-filter .chip", has_text="This year").tap()
+    expect(summary).to_have_text(re.compile(r"^\s*Period: \d{4}\s*$"))
+    page.goto(f"{live_server}/standings/?period=custom&first=2020-01-01")
+    expect(page.locator(".filter-box")).to_have_attribute("open", "")
+    expect(page.locator("#standings-filter .chips")).to_be_visible()
