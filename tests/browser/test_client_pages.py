@@ -7,6 +7,7 @@ import re
 
 import pytest
 from browser.schemes import each_scheme
+from browser.targets import MIN_TARGET
 from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
@@ -60,6 +61,11 @@ CONTRAST = """(element, pseudo) => {
 
 def contrast(locator: Locator, pseudo: str | None = None) -> float:
     return locator.evaluate(CONTRAST, pseudo)["ratio"]
+
+
+def assert_no_sideways_scroll(page: Page) -> None:
+    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"{width}px wide in {inner}px"
 
 
 def spoken_name(locator: Locator) -> str:
@@ -194,8 +200,7 @@ def test_standings_on_a_phone_open_on_the_table_ranked_by_games_won(
     )
     for column in ("name", "games", "wins", "win_rate", "points", "rating"):
         expect(page.locator(f".standings-table thead .col-{column}")).to_be_visible()
-    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
-    assert width <= inner, f"{width}px wide in {inner}px"
+    assert_no_sideways_scroll(page)
 
     # A name sits on the line of its figures.
     for row in page.locator(".standings-table tbody tr").all():
@@ -210,3 +215,29 @@ def test_standings_on_a_phone_open_on_the_table_ranked_by_games_won(
     page.goto(f"{live_server}/standings/?period=custom&first=2020-01-01")
     expect(page.locator(".filter-box")).to_have_attribute("open", "")
     expect(page.locator("#standings-filter .chips")).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_deck_line_follows_the_choice_and_change_looks_like_a_button(
+    new_phone, live_server: str, viewport: dict
+):
+    page = new_phone(viewport=viewport)
+    page.goto(f"{live_server}/games/new")
+    choice = page.locator("details.deck-choice")
+    change = choice.locator(".deck-change")
+    box = change.bounding_box()
+    assert box["height"] >= MIN_TARGET and box["width"] >= MIN_TARGET, box
+    look = change.evaluate(
+        "(node) => { const s = getComputedStyle(node), line = getComputedStyle(node.parentElement);"
+        " return [s.borderTopStyle, s.backgroundColor, line.backgroundColor]; }"
+    )
+    assert look[0] == "solid" and look[1] != look[2], f"'Change' looks like plain text: {look}"
+
+    name = choice.locator("summary strong")
+    change.tap()
+    page.get_by_role("radio", name="Classic: 108 cards, no blanks").check()
+    expect(name).to_have_text("classic 108 cards")
+    page.get_by_role("radio", name="Two decks shuffled together (big tables)").check()
+    expect(name).to_have_text("two classic decks, 216 cards")
+    expect(choice).to_have_attribute("open", "")  # the list stays open for the next choice
+    assert_no_sideways_scroll(page)
