@@ -241,3 +241,50 @@ def test_the_deck_line_follows_the_choice_and_change_looks_like_a_button(
     expect(name).to_have_text("two classic decks, 216 cards")
     expect(choice).to_have_attribute("open", "")  # the list stays open for the next choice
     assert_no_sideways_scroll(page)
+
+
+# Where an element is, and whether its middle, its top and its bottom are on top (not under the
+# docked keys) and inside the screen.
+IN_SIGHT = """(element) => {
+  const box = element.getBoundingClientRect();
+  const x = box.left + box.width / 2;
+  const seen = (y) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === element || element.contains(hit));
+  };
+  return {
+    top: box.top, bottom: box.bottom, height: innerHeight,
+    onTop: seen(box.top + 2) && seen(box.top + box.height / 2) && seen(box.bottom - 2),
+  };
+}"""
+
+
+def assert_in_sight(locator: Locator) -> None:
+    where = locator.evaluate(IN_SIGHT)
+    assert where["top"] >= 0 and where["bottom"] <= where["height"], f"off the screen: {where}"
+    assert where["onTop"], f"under the docked keys: {where}"
+
+
+@pytest.mark.parametrize("mode", ["standard", "individual"])
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_last_card_and_its_reminder_are_never_under_the_docked_keys(
+    new_phone, live_server: str, live_app: Flask, viewport: dict, mode: str
+):
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat", "Dan"], mode=mode)
+        record(db.session, game, 0, {1: 10, 2: 20, 3: 5})
+        url = f"{live_server}/games/{game.id}"
+    page = new_phone(viewport=viewport)
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    for card, draws in (("Draw Two", "2"), ("Wild Draw Four", "4")):
+        # As a keyboard reaches it: focus brings the choice into view, Space picks it.
+        chip = pad.locator(".last-card .chip", has_text=card)
+        chip.locator("input").focus()
+        page.keyboard.press("Space")
+        expect(chip.locator("input")).to_be_checked()
+        assert_in_sight(pad.locator(".last-card legend"))
+        assert_in_sight(chip)
+        reminder = pad.locator(".reminder", has_text=f"draws {draws} cards")
+        expect(reminder).to_be_visible()
+        assert_in_sight(reminder)
