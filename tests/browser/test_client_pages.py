@@ -261,7 +261,10 @@ IN_SIGHT = """(element) => {
 
 def assert_in_sight(locator: Locator) -> None:
     where = locator.evaluate(IN_SIGHT)
-    assert where["top"] >= 0 and where["bottom"] <= where["height"], f"off the screen: {where}"
+    # A scroll lands on device pixels: at 2x, up to half a CSS pixel past the edge.
+    assert where["top"] >= -0.5 and where["bottom"] <= where["height"] + 0.5, (
+        f"off the screen: {where}"
+    )
     assert where["onTop"], f"under the docked keys: {where}"
 
 
@@ -288,3 +291,56 @@ def test_the_last_card_and_its_reminder_are_never_under_the_docked_keys(
         reminder = pad.locator(".reminder", has_text=f"draws {draws} cards")
         expect(reminder).to_be_visible()
         assert_in_sight(reminder)
+
+
+# Browser zoom at 200% halves the CSS viewport: a 390x844 phone lays out in 195x422, a 360x640
+# one in 180x320.
+ZOOMED = [
+    pytest.param({"width": 195, "height": 422}, id="390-at-200%"),
+    pytest.param({"width": 180, "height": 320}, id="360-at-200%"),
+]
+# Boxes of the elements a selector finds, and whether each one's content overflows it.
+BOXES = """(elements) => elements.map((element) => {
+  const box = element.getBoundingClientRect();
+  return {
+    name: element.textContent.trim(), left: box.left, right: box.right, top: box.top,
+    bottom: box.bottom, width: box.width, height: box.height,
+    overflows: element.scrollWidth > element.clientWidth + 0.5,
+  };
+})"""
+
+
+@pytest.mark.parametrize("viewport", ZOOMED)
+def test_at_200_percent_zoom_the_keys_cover_nothing_and_nothing_scrolls_sideways(
+    new_phone, live_server: str, game_id: int, viewport: dict
+):
+    page = new_phone(viewport=viewport, device_scale_factor=2)
+    page.goto(f"{live_server}/games/{game_id}")
+    assert page.evaluate("innerWidth") == viewport["width"], "the page is wider than the screen"
+    assert_no_sideways_scroll(page)
+    pad = page.locator("#hand-form")
+
+    # Each chip and row, scrolled to the bottom of the screen where a docked keypad would be,
+    # is what a tap there reaches.
+    for target in (*pad.locator(".went-out .chip").all(), *pad.locator(".tally-pick").all()):
+        target.evaluate("(element) => element.scrollIntoView({block: 'end'})")
+        assert_in_sight(target)
+
+    keys = pad.locator(".keys .key").evaluate_all(BOXES)
+    assert not [key["name"] for key in keys if key["overflows"]]
+    for number, key in enumerate(keys):
+        for other in keys[number + 1 :]:
+            apart = (
+                key["right"] <= other["left"] + 0.5
+                or other["right"] <= key["left"] + 0.5
+                or key["bottom"] <= other["top"] + 0.5
+                or other["bottom"] <= key["top"] + 0.5
+            )
+            assert apart, f"{key['name']} overlaps {other['name']}"
+
+    # The summary reads as words: a few lines at most, not a letter a line.
+    (summary,) = pad.locator("[data-summary]").evaluate_all(BOXES)
+    line = float(
+        pad.locator("[data-summary]").evaluate("(e) => parseFloat(getComputedStyle(e).lineHeight)")
+    )
+    assert summary["height"] <= 3 * line + 1, summary
