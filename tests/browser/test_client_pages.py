@@ -344,3 +344,28 @@ def test_at_200_percent_zoom_the_keys_cover_nothing_and_nothing_scrolls_sideways
         pad.locator("[data-summary]").evaluate("(e) => parseFloat(getComputedStyle(e).lineHeight)")
     )
     assert summary["height"] <= 3 * line + 1, summary
+
+
+TEN = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the stylesheet keeps a row scrolled into view above the dock (scroll-padding-bottom:"
+    " var(--dock-height)), but only the script can scroll the row it makes active into view",
+)
+def test_with_ten_players_the_row_being_counted_is_in_view_above_the_keys(
+    new_phone, live_server: str, live_app: Flask
+):
+    with live_app.app_context():
+        url = f"{live_server}/games/{make_game(db.session, TEN).id}"
+    page = new_phone(viewport=NARROW)
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    eve = pad.locator(".went-out .chip", has_text="Eve")
+    eve.locator("input").focus()
+    page.keyboard.press("Space")
+    fay = tally(page, "Fay")
+    expect(fay).to_have_class(re.compile(r"\bis-active\b"))
+    assert_in_sight(fay.locator(".tally-pick"))
+    assert_in_sight(fay.locator("[data-typed]"))
