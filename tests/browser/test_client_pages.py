@@ -136,6 +136,11 @@ def test_each_row_button_says_name_points_and_whether_it_is_being_counted(
     expect(tally(phone, "Cat")).to_have_class(re.compile(r"\bis-active\b"))
     assert re.fullmatch(r"Cat(, 0 points)?, being counted", spoken_name(pick("Cat")))
     assert spoken_name(pick("Bob")) == "Bob, 23 points, tap to count, 3 · 20"
+    # A row not counted yet may show no points at all: its name then has none either.
+    tally(phone, "Dan").locator("[data-points]").evaluate(
+        "(points) => { points.textContent = ''; }"
+    )
+    assert spoken_name(pick("Dan")) == "Dan, tap to count"
 
 
 def test_an_edit_is_confirmed_and_its_page_has_the_game_pages_top_bar(
