@@ -1,5 +1,6 @@
 """The pad and the pages around it read and fit on a phone: legible notes, rows that say what they
-are, a note after an edit, and nothing of the pad hidden under its docked keys."""
+are, a note after an edit, standings that open on the table, a deck line that follows the choice,
+and nothing of the pad hidden under its docked keys, at 200% zoom too."""
 
 from __future__ import annotations
 
