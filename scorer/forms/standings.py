@@ -6,7 +6,11 @@ from wtforms import DateField, Form, RadioField, SelectChoice, SelectField  # ty
 from wtforms.validators import Optional
 
 from ..limits import is_id
-from ..services.standings import DEFAULT_SORT, PERIODS, SORTS
+from ..services.standings import PERIODS, SORTS
+
+# The page opens on games won, the order a table at home reads without explanation; the rating
+# (a skill estimate) stays a column to sort by, and breaks ties.
+FIRST_SORT = "wins"
 
 
 class StandingsForm(Form):
@@ -24,7 +28,7 @@ class StandingsForm(Form):
     sort = SelectField(
         "Sort by",
         choices=[SelectChoice(key, label) for key, (label, _column) in SORTS.items()],
-        default=DEFAULT_SORT,
+        default=FIRST_SORT,
         validate_choice=False,
     )
     order = SelectField(
@@ -40,7 +44,7 @@ class StandingsForm(Form):
 
     @property
     def sort_key(self) -> str:
-        return self.sort.data if self.sort.data in SORTS else DEFAULT_SORT
+        return self.sort.data if self.sort.data in SORTS else FIRST_SORT
 
     @property
     def descending(self) -> bool:

@@ -59,7 +59,8 @@ def edit(game_id: int, number: int) -> Response:
         try:
             if form.validate():
                 hands.edit_hand(db.session, game_id, number, form.entry())
-                return see_other(url_for("games.show", game_id=game_id))
+                # The game page says which hand changed, as it does after a save.
+                return see_other(url_for("games.show", game_id=game_id, updated=number))
         except Rejected as rejected:
             form.attach(rejected.problems, number)
         status = 422

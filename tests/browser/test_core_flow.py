@@ -92,7 +92,8 @@ def test_four_players_three_hands_an_undo_and_an_edit(phone: Page, start_game, e
     taps(pad.locator('.keys [data-card="9"]'))
     expect(pad.locator('.tally[data-name="Dan"] [data-tape]')).to_have_text("9")
     taps(pad.get_by_role("button", name="Save hand 1"))
-    page.wait_for_url(game_url)
+    page.wait_for_url(f"{game_url}?updated=1")
+    expect(page.locator("[data-toast]")).to_have_text("Hand 1 updated")
     assert standings(page)[0] == "1 Ann 102 | 398 to go · 1 hand won"
 
 

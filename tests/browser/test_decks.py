@@ -98,7 +98,7 @@ def test_setup_keeps_the_deck_to_one_line_until_it_is_opened(phone: Page, live_s
     phone.goto(f"{live_server}/games/new")
     choice = phone.locator("details.deck-choice")
     summary = choice.locator("summary")
-    expect(summary).to_have_text("Deck: retail 112 cards, blanks worth 50 · change")
+    expect(summary).to_have_text("Deck: retail 112 cards, blanks worth 50 Change")
     expect(choice.get_by_role("radio", name="Classic: 108 cards, no blanks")).to_be_hidden()
     for name in ("Dee", "Eli"):
         phone.locator("#new_name").fill(name)

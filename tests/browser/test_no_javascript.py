@@ -66,14 +66,14 @@ def test_a_game_and_a_hand_with_plain_form_posts(page: Page, live_server: str):
     expect(page.locator(".history .hand-head")).to_contain_text("Ann went out, +101")
     expect(page.locator(".deal-line")).to_have_text("Ann deals hand 2.")
 
-    # Dan's 8 was a 9: the edit page fixes it, and the note about hand 1 is gone after it.
+    # Dan's 8 was a 9: the edit page fixes it, and the game page says so in the note's place.
     page.get_by_role("link", name="Edit hand 1").tap()
     page.wait_for_url(re.compile(r"/hands/1/edit$"))
     page.locator('.tally[data-name="Dan"] [data-typed]').fill("9")
     page.get_by_role("button", name="Save hand 1").tap()
-    page.wait_for_url(game_url)
+    page.wait_for_url(f"{game_url}?updated=1")
     expect(page.locator(".standings .side").first.locator(".score")).to_have_text("score 102")
-    expect(page.locator("[data-toast]")).to_have_count(0)
+    expect(page.locator("[data-toast]")).to_have_text("Hand 1 updated")
 
     # Hand 2, then its Undo from the note: a plain form post too.
     pad.locator(".went-out .chip", has_text="Bob").tap()
@@ -90,3 +90,30 @@ def test_a_game_and_a_hand_with_plain_form_posts(page: Page, live_server: str):
     expect(page.locator(".history .hand")).to_have_count(1)
     expect(page.locator(".deal-line")).to_have_text("Ann deals hand 2.")
     expect(page.locator("[data-toast]")).to_have_count(0)
+
+
+def test_the_count_boxes_are_ordinary_inputs_before_anyone_goes_out(page: Page, live_server: str):
+    page.goto(f"{live_server}/games/new")
+    for name in ("Ann", "Bob", "Cat"):
+        page.locator("#new_name").fill(name)
+        page.get_by_role("button", name="Add", exact=True).tap()
+    page.get_by_role("button", name="Start game").tap()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+
+    pad = page.locator("#hand-form")
+    for name in ("Ann", "Bob", "Cat"):
+        row = pad.locator(f'.tally[data-name="{name}"]')
+        expect(row.locator("[data-typed]")).to_be_enabled()
+        expect(row.locator(".tally-pick")).to_be_enabled()
+        # Nothing about the row looks switched off: no fading, no dashed border.
+        look = row.locator(".tally-pick").evaluate(
+            "(node) => { const s = getComputedStyle(node); return [s.opacity, s.borderTopStyle]; }"
+        )
+        assert look == ["1", "solid"], f"{name}'s row looks disabled: {look}"
+    # Totals typed first, then who went out: one post saves the hand.
+    pad.locator('.tally[data-name="Bob"] [data-typed]').fill("12")
+    pad.locator('.tally[data-name="Cat"] [data-typed]').fill("30")
+    pad.locator(".went-out .chip", has_text="Ann").tap()
+    pad.get_by_role("button", name="Save hand").tap()
+    page.wait_for_url(re.compile(r"\?saved=1$"))
+    expect(page.locator(".history .hand-head")).to_contain_text("Ann went out, +42")

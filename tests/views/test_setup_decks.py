@@ -50,7 +50,7 @@ def test_the_deck_is_one_closed_line_showing_the_default_deck(client):
     (choice,) = page.find_all("details", class_="deck-choice")
     assert "open" not in choice.attrs
     summary = choice.find("summary").text
-    assert " ".join(summary.split()) == "Deck: retail 112 cards, blanks worth 50 · change"
+    assert " ".join(summary.split()) == "Deck: retail 112 cards, blanks worth 50 Change"
     assert checked(choice, "deck_blanks") == "4"
     assert checked(choice, "deck_copies") == "1"
     assert choice.find("input", name="blank_value").attrs["value"] == "50"

@@ -48,7 +48,8 @@ def test_an_edit_recomputes_totals_and_who_won(client, new_game, play, state_of)
     data = hand_form(2, {0: ["wild"], 1: ["9", "skip"]}, 2)
     response = client.post(edit_url(game_id, 2), data=data)
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{game_id}"
+    # The game page names the hand that changed, to say so.
+    assert response.headers["Location"] == f"/games/{game_id}?updated=2"
     state = state_of(game_id)
     assert scores(state) == [95, 0, 79]
     assert [side.hands_won for side in state.sides] == [2, 0, 1]
@@ -69,7 +70,7 @@ def test_an_edit_from_htmx_redirects_on_the_client(client, new_game, play):
     play(game_id, 0, {1: 10})
     response = client.post(edit_url(game_id, 1), data=hand_form(0, {1: 11}, 1), headers=HTMX)
     assert response.status_code == 200
-    assert response.headers["HX-Redirect"] == f"/games/{game_id}"
+    assert response.headers["HX-Redirect"] == f"/games/{game_id}?updated=1"
 
 
 def test_an_edit_that_ends_the_game_before_later_hands_is_refused(client, new_game, play, state_of):
