@@ -91,7 +91,10 @@ def _named(rule: NameRule, exact: bool = False) -> AfterValidator:
     def check(name: str) -> str:
         problem = rule.stored_problem(name)
         if problem is None and exact and clean_name(name) != name:
-            problem = "spaces around or inside the name"
+            problem = (
+                "not written as the app stores names (extra spaces, invisible characters "
+                "or full-width letters)"
+            )
         if problem:
             raise _problem("name", problem)
         return name

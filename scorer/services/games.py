@@ -130,8 +130,9 @@ def add_game(
         for problem in filter(None, map(players.name_problem, names))
     ]
     problems += players.duplicate_problems(names)
-    team_names = [players.clean_name(name) for name in team_names] if mode == "partners" else []
+    team_names = list(team_names) if mode == "partners" else []
     team_problems = dict.fromkeys(filter(None, map(TEAM_NAME.problem, team_names)))
+    team_names = [players.clean_name(name) for name in team_names]
     problems += [scoring.Problem(problem, "teams") for problem in team_problems]
     if problems:
         raise scoring.Rejected(problems)

@@ -699,6 +699,44 @@ NAMES_THE_FORMS_REFUSE = {
         broken(lambda d: d["players"][0].update(name="Ann\ud800")),
         r"players\[0\]\.name: Names cannot contain control characters\.",
     ),
+    "a player name of zero-width characters": (
+        broken(lambda d: d["players"][0].update(name="\u200b\u200d\u2060\u00ad")),
+        r"players\[0\]\.name: Names need a letter, digit or sign that can be seen\.",
+    ),
+    "a player name of the Hangul filler": (
+        broken(lambda d: d["players"][0].update(name="\u3164")),
+        r"players\[0\]\.name: Names need a letter, digit or sign that can be seen\.",
+    ),
+    "a player name that turns the text around": (
+        broken(lambda d: d["players"][0].update(name="Ann\u202egnp.exe")),
+        r"players\[0\]\.name: Names cannot contain characters that change the direction",
+    ),
+    "a player name with a zero-width space": (
+        broken(lambda d: d["players"][0].update(name="Ann\u200b")),
+        r"players\[0\]\.name: not written as the app stores names",
+    ),
+    "a player name in full-width letters": (
+        broken(lambda d: d["players"][0].update(name="\uff21\uff4e\uff4e")),
+        r"players\[0\]\.name: not written as the app stores names",
+    ),
+    "a league name of braille blanks": (
+        broken_league(lambda league: league.update(name="\u2800\u2800")),
+        r"leagues\[0\]\.name: League names need a letter, digit or sign that can be seen\.",
+    ),
+    "a league team name that isolates its text": (
+        broken_league(lambda league: league["teams"][0].update(name="\u2067Sharks\u2069")),
+        r"leagues\[0\]\.teams\[0\]\.name: Team names cannot contain characters that change",
+    ),
+    "a game team name of combining marks": (
+        broken(
+            lambda d: d["games"][0].update(
+                mode="partners",
+                seats=[7, 3, 8, 9],
+                teams=[{"side": 0, "name": "\u0301\u0308"}],
+            )
+        ),
+        r"games\[0\]\.teams\[0\]\.name: Team names need a letter, digit or sign",
+    ),
 }
 
 
