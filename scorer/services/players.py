@@ -1,4 +1,5 @@
-"""The roster: players are matched by name, ignoring case, width and characters drawn as nothing,
+"""The roster: players are matched by name ignoring case, width and characters drawn as nothing,
+so the same person is one entry.
 
 Also each entry's counts (games, wins, last played), read in one query for the roster page, the
 pickers and the API.
