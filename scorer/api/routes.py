@@ -51,6 +51,7 @@ def create_game() -> Response:
             data.first_dealer,
             team_names=data.teams,
             deck=data.deck.deck(),
+            exact_teams=True,
         )
     except Rejected as rejected:
         raise schemas.Invalid(errors.problem_errors(rejected.problems)) from rejected

@@ -87,12 +87,15 @@ def create_game(
     team_names: Sequence[str] = (),
     deck: scoring.Deck = scoring.DEFAULT_DECK,
     hands: int | None = None,
+    exact_teams: bool = False,
 ) -> Game:
     """Start a game with `names` in seat order; new names join the roster.
 
     `team_names` name the partners teams in order (seat i with seat i + n/2); blank ones keep the
     players' names. `deck` is the deck the table plays with; `hands` makes it a game of fixed
-    length (individual play: 12 when not given).
+    length (individual play: 12 when not given). With `exact_teams`, team names outside Partners
+    or more names than teams are refused rather than left unused: a caller that sends them means
+    them, whereas the setup page keeps a team's box when the mode changes.
     """
     # A name another game adds at the same moment is shared, not a conflict: see find_or_add.
     with in_transaction(session):
@@ -106,6 +109,7 @@ def create_game(
             team_names,
             deck=deck,
             hands=hands,
+            exact_teams=exact_teams,
         )
 
 
@@ -119,6 +123,7 @@ def add_game(
     team_names: Sequence[str] = (),
     deck: scoring.Deck = scoring.DEFAULT_DECK,
     hands: int | None = None,
+    exact_teams: bool = False,
 ) -> Game:
     """create_game's checks and new game, in the caller's transaction, which commits it."""
     if hands is None and mode == scoring.Mode.INDIVIDUAL:
@@ -130,6 +135,8 @@ def add_game(
         for problem in filter(None, map(players.name_problem, names))
     ]
     problems += players.duplicate_problems(names)
+    if exact_teams:
+        problems += _team_count_problems(mode, len(names), len(team_names))
     team_names = list(team_names) if mode == "partners" else []
     team_problems = dict.fromkeys(filter(None, map(TEAM_NAME.problem, team_names)))
     team_names = [players.clean_name(name) for name in team_names]
@@ -155,6 +162,21 @@ def add_game(
     ]
     session.add(game)
     return game
+
+
+def _team_count_problems(mode: str, players: int, names: int) -> list[scoring.Problem]:
+    """Why `names` team names cannot all name teams of a game of `players` in `mode`."""
+    if names and mode != scoring.Mode.PARTNERS:
+        return [scoring.Problem("Only a Partners game has teams to name.", "teams")]
+    teams = players // 2
+    if mode == scoring.Mode.PARTNERS and names > teams:
+        return [
+            scoring.Problem(
+                f"{players} players make {teams} teams: give at most {teams} team names.",
+                "teams",
+            )
+        ]
+    return []
 
 
 def rematch(session: DbSession, game_id: int) -> Game:

@@ -64,10 +64,27 @@ def test_a_partners_game_has_teams_seated_opposite(api):
     ]
 
 
-def test_team_names_are_ignored_outside_partners(api):
-    game = api.start(["Ann", "Bob"], teams=["Reds"])
-    assert game["teams"] == []
-    assert game["players"][0]["team"] is None
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"mode": "standard", "teams": ["Reds"]}, "Only a Partners game has teams to name."),
+        ({"mode": "challenge", "teams": [""]}, "Only a Partners game has teams to name."),
+        (
+            {"mode": "partners", "players": ["A", "B", "C", "D"], "teams": ["R", "B", "G"]},
+            "4 players make 2 teams: give at most 2 team names.",
+        ),
+    ],
+)
+def test_team_names_that_name_no_team_are_refused(api, fields, message):
+    response = api.post("/api/v1/games", json={"players": ["Ann", "Bob"], **fields})
+    assert response.status_code == 422
+    assert response.json == {"errors": {"teams": [message]}}
+    assert api.get("/api/v1/players").json == {"players": []}
+
+
+def test_fewer_team_names_than_teams_leave_the_rest_named_after_their_players(api):
+    game = api.start(["Ann", "Bob", "Cat", "Dan"], mode="partners", teams=["Reds"])
+    assert [team["name"] for team in game["teams"]] == ["Reds", "Bob & Dan"]
 
 
 @pytest.mark.parametrize(
