@@ -189,6 +189,12 @@ class SetupForm(FlaskForm):
                 return False
             names.append(roster.clean_name(self.new_name.data or ""))
             self.new_name.data = ""
+        elif verb == "new":
+            # The answer to "Add new player Anne?": seated as typed, the box emptied.
+            if not self._can_add(argument, names):
+                return False
+            names.append(roster.clean_name(argument))
+            self.new_name.data = ""
         elif verb == "pick":
             keys = [roster.name_key(name) for name in names]
             # The name box filtered the roster to find this player; its text has done its job

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from difflib import get_close_matches
+from difflib import SequenceMatcher
 
 from sqlalchemy import select
 
 from ..database import DbSession
 from ..models import Player
-from .players import clean_name, name_key
+from .players import clean_name, name_key, name_problem
 
 # How many close roster names are offered, and how close they must be (difflib's ratio, 0..1).
 SUGGESTIONS = 3
@@ -43,13 +44,53 @@ def question(
     return None
 
 
+def setup_question(
+    session: DbSession, name: str, seated: Collection[str]
+) -> NewNameQuestion | None:
+    """Asked before a name typed in game setup is seated: a name new to the roster that resembles
+    roster names not seated yet, with those names; None for any other name.
+
+    Setup asks only about a likely typo, unlike the league form: a table's first game seats four
+    new names, and four questions would stand between it and its first hand."""
+    key = name_key(name)
+    taken = {name_key(other) for other in seated}
+    if not key or key in taken or name_problem(name) is not None:
+        return None
+    if session.scalar(select(Player.id).where(Player.name_key == key)) is not None:
+        return None
+    close = tuple(found for found in close_names(session, name) if name_key(found) not in taken)
+    return NewNameQuestion("new_name", clean_name(name), close) if close else None
+
+
 def close_names(session: DbSession, name: str) -> tuple[str, ...]:
-    """Roster names (archived ones left out) that look like `name`, closest first."""
+    """Roster names (archived ones left out) that look like `name`, closest first.
+
+    Alike: spelt nearly the same once accents are set aside ("Annn", "Anne" and "Zoe" for Ann and
+    Zoë), or the same first name (Ann for "Ann Lee")."""
     names = {
         key: shown
         for key, shown in session.execute(
             select(Player.name_key, Player.name).where(Player.archived_at.is_(None))
         )
     }
-    found = get_close_matches(name_key(name), list(names), n=SUGGESTIONS, cutoff=CLOSENESS)
-    return tuple(names[key] for key in found)
+    typed = _plain(name_key(name))
+    scored = sorted(
+        ((_closeness(typed, _plain(key)), shown) for key, shown in names.items()),
+        key=lambda pair: (-pair[0], pair[1]),
+    )
+    return tuple(shown for score, shown in scored[:SUGGESTIONS] if score >= CLOSENESS)
+
+
+def _plain(key: str) -> str:
+    """A name key without its accents: "zoë" is "zoe"."""
+    parts = unicodedata.normalize("NFD", key)
+    return unicodedata.normalize("NFC", "".join(c for c in parts if not unicodedata.combining(c)))
+
+
+def _closeness(typed: str, known: str) -> float:
+    """How alike two plain keys are, 0..1: difflib's ratio, or at least CLOSENESS when they
+    share their first word."""
+    ratio = SequenceMatcher(None, typed, known).ratio()
+    if typed.split()[:1] == known.split()[:1] and typed:
+        return max(ratio, CLOSENESS)
+    return ratio
