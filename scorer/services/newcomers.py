@@ -16,6 +16,9 @@ from .players import clean_name, name_key, name_problem
 # How many close roster names are offered, and how close they must be (difflib's ratio, 0..1).
 SUGGESTIONS = 3
 CLOSENESS = 0.6
+# Setup stops to ask only about a near miss: one letter off a name of three or more ("Anne",
+# "Annn" for Ann), not two three-letter names sharing two letters (Ann and Dan).
+SETUP_CLOSENESS = 0.75
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,8 @@ def question(
     known = set(session.scalars(select(Player.name_key).where(Player.name_key.in_(keys))))
     agreed = {name_key(name) for name in confirmed}
     for (field, name), key in zip(typed, keys, strict=True):
-        if key in known or key in agreed or not key:
+        # A name that cannot be used is refused, saying why, rather than asked about.
+        if key in known or key in agreed or not key or name_problem(name) is not None:
             continue
         return NewNameQuestion(field, clean_name(name), close_names(session, name))
     return None
@@ -58,15 +62,16 @@ def setup_question(
         return None
     if session.scalar(select(Player.id).where(Player.name_key == key)) is not None:
         return None
-    close = tuple(found for found in close_names(session, name) if name_key(found) not in taken)
+    found = close_names(session, name, SETUP_CLOSENESS)
+    close = tuple(known for known in found if name_key(known) not in taken)
     return NewNameQuestion("new_name", clean_name(name), close) if close else None
 
 
-def close_names(session: DbSession, name: str) -> tuple[str, ...]:
+def close_names(session: DbSession, name: str, cutoff: float = CLOSENESS) -> tuple[str, ...]:
     """Roster names (archived ones left out) that look like `name`, closest first.
 
     Alike: spelt nearly the same once accents are set aside ("Annn", "Anne" and "Zoe" for Ann and
-    Zoë), or the same first name (Ann for "Ann Lee")."""
+    Zoë: `cutoff` is how near), or one is the other's first name (Ann for "Ann Lee")."""
     names = {
         key: shown
         for key, shown in session.execute(
@@ -78,7 +83,7 @@ def close_names(session: DbSession, name: str) -> tuple[str, ...]:
         ((_closeness(typed, _plain(key)), shown) for key, shown in names.items()),
         key=lambda pair: (-pair[0], pair[1]),
     )
-    return tuple(shown for score, shown in scored[:SUGGESTIONS] if score >= CLOSENESS)
+    return tuple(shown for score, shown in scored[:SUGGESTIONS] if score >= cutoff)
 
 
 def _plain(key: str) -> str:
@@ -88,9 +93,8 @@ def _plain(key: str) -> str:
 
 
 def _closeness(typed: str, known: str) -> float:
-    """How alike two plain keys are, 0..1: difflib's ratio, or at least CLOSENESS when they
-    share their first word."""
-    ratio = SequenceMatcher(None, typed, known).ratio()
-    if typed.split()[:1] == known.split()[:1] and typed:
-        return max(ratio, CLOSENESS)
-    return ratio
+    """How alike two plain keys are, 0..1: difflib's ratio, or 1 when one is the other's first
+    name ("ann" and "ann lee")."""
+    if typed and known and (typed == known.split()[0] or known == typed.split()[0]):
+        return 1.0
+    return SequenceMatcher(None, typed, known).ratio()

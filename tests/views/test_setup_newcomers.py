@@ -109,3 +109,12 @@ def test_htmx_gets_the_question_in_the_setup_form(client, roster):
     page = parse(response)
     assert page.find("form", id="setup").find(id="new-player") is not None
     assert page.find("html") is None
+
+
+@pytest.mark.parametrize("typed", ["Dan", "Eve", "Bo Lee"])
+def test_a_name_sharing_only_a_few_letters_is_seated_without_a_question(client, app, typed):
+    with app.app_context():
+        make_game(db.session, ["Ann", "Ann Lee", "Eva"])
+    page = parse(client.post(URL, data=setup_data([], new_name=typed)))
+    assert page.by_id("new-player-title") is None
+    assert seats(page) == [typed]
