@@ -142,6 +142,12 @@ class NameRule:
         return f"{self.what} are at most {self.max_length} characters."
 
     @property
+    def hint(self) -> str:
+        """The limit, said where the name is typed. Boxes take any length rather than cut a pasted
+        name short without a word (as maxlength does); a longer one is refused, saying why."""
+        return f"Up to {self.max_length} characters."
+
+    @property
     def unseen(self) -> str:
         return f"{self.what} need a letter, digit or sign that can be seen."
 

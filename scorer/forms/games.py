@@ -13,7 +13,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional
 
-from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH, target_problem
+from ..limits import PLAYER_NAME, TARGET_MESSAGE, TEAM_NAME, target_problem
 from ..scoring import (
     DEFAULT_DECK,
     DEFAULT_TARGET,
@@ -82,10 +82,8 @@ class SetupForm(FlaskForm):
         ],
     )
     players = IndexedList(HiddenField(), label="Players")
-    new_name = StringField("Add a player", render_kw={"maxlength": NAME_MAX_LENGTH})
-    teams = IndexedList(
-        StringField(render_kw={"maxlength": TEAM_NAME_MAX_LENGTH}), label="Team names"
-    )
+    new_name = StringField("Add a player", description=PLAYER_NAME.hint)
+    teams = IndexedList(StringField(description=TEAM_NAME.hint), label="Team names")
     first_dealer = HiddenField(default="0")
     target = WholeNumberField(
         "Play to",
