@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from .. import scoring
 from ..database import DbSession
 from ..limits import TEAM_NAME, is_id
-from ..models import Game, Player, Seat, Team, utcnow
+from ..models import Game, Player, ScorerLink, Seat, Team, utcnow
 from . import players, results
 from .errors import Conflict, NotFound
 from .snapshots import GameSnapshot, snapshots_of, with_players
@@ -214,6 +214,10 @@ def mark_changed(session: DbSession, view: GameSnapshot) -> GameSnapshot:
     game.updated_at = utcnow()
     if view.state.finished:
         game.finished_at = game.finished_at or utcnow()
+        if not was_finished:
+            # A scorer link ends with its game, for good: undoing the final hand later (as a
+            # signed-in user may) must not hand the table its pen back.
+            session.execute(delete(ScorerLink).where(ScorerLink.game_id == game.id))
     else:
         game.finished_at = None
     # Standings and ratings follow a finished game's hands in the same transaction.
