@@ -86,7 +86,8 @@ def _is_int(value: object) -> bool:
 
 
 def _named(rule: NameRule, exact: bool = False) -> AfterValidator:
-    """A name as the forms would take it; `exact`: and written as the app stores it."""
+    """A name as the forms would take it, stored as they store it; `exact`: and written so
+    already (a player's name, which is also their roster key)."""
 
     def check(name: str) -> str:
         problem = rule.stored_problem(name)
@@ -97,7 +98,7 @@ def _named(rule: NameRule, exact: bool = False) -> AfterValidator:
             )
         if problem:
             raise _problem("name", problem)
-        return name
+        return clean_name(name)
 
     return AfterValidator(check)
 

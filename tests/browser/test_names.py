@@ -4,6 +4,9 @@ rather than cut, a likely typo is asked about, and a long name keeps to two line
 from __future__ import annotations
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browser.schemes import each_scheme
+from browser.targets import offenders
 from factories import make_game
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -54,6 +57,9 @@ def test_the_limit_is_shown_and_a_pasted_name_too_long_is_refused_not_cut(
     page.goto(f"{live_server}/games/new")
     expect(page.locator("#new_name-hint")).to_have_text("Up to 40 characters.")
     expect(page.locator("#new_name-hint")).to_be_visible()
+    for scheme in each_scheme(page):
+        results = Axe().run(page)
+        assert not results.violations_count, f"{scheme}\n{results.generate_report()}"
     box = page.locator("#new_name")
     box.focus()
     page.keyboard.insert_text(EIGHTY)  # as a paste does
@@ -73,6 +79,10 @@ def test_a_typo_of_a_roster_name_is_asked_about_before_it_is_seated(
     expect(phone.locator("#new-player-title")).to_have_text("Add new player Anne?")
     expect(phone.locator("#new-player-title")).to_be_focused()
     expect(phone.locator(".seat-name")).to_have_count(0)
+    assert offenders(phone) == []
+    for scheme in each_scheme(phone):
+        results = Axe().run(phone)
+        assert not results.violations_count, f"{scheme}\n{results.generate_report()}"
     phone.locator(".suggestions .chip", has_text="Ann").tap()
     expect(phone.locator(".seat-name")).to_have_text(["Ann"])
     expect(phone.locator("#new-player")).to_have_count(0)

@@ -381,6 +381,17 @@ def test_a_league_written_by_hand_is_restored_as_written(session):
     assert [player.name for player in players.roster(session)] == ["Ann", "Bob", "Dan"]
 
 
+def test_league_and_team_names_are_stored_as_the_forms_store_them(session):
+    data = with_league(copy.deepcopy(VALID))
+    data["leagues"][0]["name"] = " Thursday\u200b  club "
+    data["leagues"][0]["teams"][0]["name"] = "\uff33harks\u00ad"
+    backup.import_all(session, data)
+    session.remove()
+    league = leagues.load_league(session, 6)
+    assert league.name == "Thursday club"
+    assert [team.name for team in league.teams] == ["Sharks", None]
+
+
 def broken(change) -> dict:
     data = copy.deepcopy(VALID)
     change(data)
