@@ -2,7 +2,8 @@
 
 The setup and league forms, the services behind them, the JSON API and a backup being restored all
 read their name and number rules from here, so a name one of them refuses is refused by every one,
-in the same words. Pure Python: nothing from Flask, SQLAlchemy or WTForms.
+in the same words; and every one stores and compares a name the same way (clean_name, name_key).
+Pure Python: nothing from Flask, SQLAlchemy or WTForms.
 """
 
 from __future__ import annotations
@@ -130,8 +131,9 @@ def has_direction_controls(text: str) -> bool:
 
 @dataclass(frozen=True)
 class NameRule:
-    """What a name of one kind may be: its length, no control characters, and whether blank is
-    allowed (`blank` is the message when it is not)."""
+    """What a name of one kind may be: its length once cleaned, something to see, no control
+    characters nor any that turn text around, and whether blank is allowed (`blank` is the
+    message when it is not)."""
 
     what: str
     max_length: int
