@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import limits
@@ -41,6 +41,8 @@ DIRECTION = [
     "\u2069",
 ]
 RULES = [PLAYER_NAME, TEAM_NAME, LEAGUE_NAME]
+# No deadline: on a machine shared with other work a slow example is not a wrong one.
+PROPERTY = settings(deadline=None)
 
 zero_width = st.lists(st.sampled_from(INVISIBLE), min_size=1, max_size=6).map("".join)
 unseen = st.lists(st.sampled_from([*INVISIBLE, BRAILLE_BLANK]), min_size=1, max_size=6).map("".join)
@@ -118,6 +120,7 @@ def test_names_that_look_different_stay_different():
     assert len({name_key(name) for name in ["Ann", "Anne", "Ann Lee", "AnnLee", "Än", "An"]}) == 6
 
 
+@PROPERTY
 @given(visible_text)
 def test_cleaning_is_idempotent_and_keeps_the_key(name):
     cleaned = clean_name(name)
@@ -126,30 +129,35 @@ def test_cleaning_is_idempotent_and_keeps_the_key(name):
     assert unicodedata.is_normalized("NFKC", cleaned)
 
 
+@PROPERTY
 @given(visible_text, zero_width, st.integers(min_value=0, max_value=12))
 def test_invisible_characters_anywhere_never_make_another_name(name, invisible, at):
     at = min(at, len(name))
     assert name_key(name[:at] + invisible + name[at:]) == name_key(name)
 
 
+@PROPERTY
 @given(visible_text)
 def test_full_width_letters_are_the_same_name(name):
     wide = "".join(chr(ord(char) + 0xFEE0) if "!" <= char <= "~" else char for char in name)
     assert name_key(wide) == name_key(name)
 
 
+@PROPERTY
 @given(unseen)
 def test_no_mix_of_invisible_characters_is_a_name(name):
     for rule in RULES:
         assert rule.problem(name) == rule.unseen
 
 
+@PROPERTY
 @given(visible_text, st.sampled_from(DIRECTION))
 def test_a_direction_control_anywhere_is_refused(name, control):
     assert PLAYER_NAME.problem(name[:1] + control + name[1:]) is not None
     assert PLAYER_NAME.problem(name[:1] + control + name[1:]) != PLAYER_NAME.unseen
 
 
+@PROPERTY
 @given(st.text(max_size=60))
 def test_a_name_the_rule_takes_has_something_to_see_and_nothing_that_turns_text(name):
     if PLAYER_NAME.problem(name) is None:
