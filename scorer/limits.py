@@ -2,7 +2,8 @@
 
 The setup and league forms, the services behind them, the JSON API and a backup being restored all
 read their name and number rules from here, so a name one of them refuses is refused by every one,
-in the same words. Pure Python: nothing from Flask, SQLAlchemy or WTForms.
+in the same words; and every one stores and compares a name the same way (clean_name, name_key).
+Pure Python: nothing from Flask, SQLAlchemy or WTForms.
 """
 
 from __future__ import annotations
@@ -33,10 +34,89 @@ TARGET_TOO_HIGH = f"The target can be at most {MAX_TARGET:,} points."
 # and lone surrogates, which cannot be encoded as UTF-8.
 CONTROL_CATEGORIES = ("Cc", "Cs")
 
+# Unicode's default-ignorable code points (DerivedCoreProperties.txt): characters a font draws as
+# nothing, such as zero-width spaces and joiners, the soft hyphen, the Hangul fillers, direction
+# marks and variation selectors. Python's unicodedata does not expose the property, and the list
+# changes rarely. A name is compared without them, and they are not stored where they join nothing.
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+# Drawn as an empty cell, so a name of them looks blank: taken as white space.
+BLANK_LOOKING: dict[str, str | int | None] = {"\u2800": " "}  # braille pattern blank
+# Embeddings, overrides and isolates reorder the text around them: "Ann\u202egnp.exe" shows as
+# "Annexe.png". A name never needs them, so they are refused rather than dropped, to say why.
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Ignorables that change how the visible character before them is drawn: joiners that make one
+# emoji of several or join letters in Arabic and Indic scripts, variation selectors, emoji tags.
+# Kept after a visible character (joiners only between two), dropped anywhere else.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _is_ignorable(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE_RANGES)
+
+
+def _modifies_previous(char: str) -> bool:
+    code = ord(char)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0020 <= code <= 0xE007F or 0xE0100 <= code <= 0xE01EF
+
+
+def is_visible(char: str) -> bool:
+    """Whether `char` shows something by itself: not white space, not a mark that only changes
+    the character before it, not a control or format character, nor one drawn as nothing."""
+    if _is_ignorable(char) or char in BLANK_LOOKING or char.isspace():
+        return False
+    return unicodedata.category(char)[0] not in "MCZ" or unicodedata.category(char) in ("Co", "Cn")
+
+
+def _without_stray_ignorables(text: str) -> str:
+    kept: list[str] = []
+    for index, char in enumerate(text):
+        if char in DIRECTION_CONTROLS or not _is_ignorable(char):
+            kept.append(char)
+            continue
+        before = kept[-1] if kept else ""
+        after = text[index + 1] if index + 1 < len(text) else ""
+        attached = bool(before) and (is_visible(before) or _modifies_previous(before))
+        joins = char in _JOINERS and bool(after) and is_visible(after)
+        if attached and (joins or _modifies_previous(char)):
+            kept.append(char)
+    return "".join(kept)
+
 
 def clean_name(name: str) -> str:
-    """A name as stored: Unicode-normalised, trimmed, inner runs of white space made one space."""
-    return " ".join(unicodedata.normalize("NFC", name).split())
+    """A name as stored: compatibility-normalised (NFKC: full-width letters become the ordinary
+    ones), characters drawn as nothing dropped unless they join two visible ones, trimmed, and
+    inner runs of white space made one space.
+
+    Direction controls are kept, so that the rule can refuse a name holding them."""
+    text = unicodedata.normalize("NFKC", name).translate(str.maketrans(BLANK_LOOKING))
+    return " ".join(_without_stray_ignorables(" ".join(text.split())).split())
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be the same name: the cleaned name without any character drawn
+    as nothing, ignoring case and width. Ann, ANN, "Ann\u200b" and full-width "Ａｎｎ" share one."""
+    visible = "".join(char for char in clean_name(name) if not _is_ignorable(char))
+    folded = unicodedata.normalize("NFKC", " ".join(visible.split()).casefold())
+    return " ".join(folded.split())
 
 
 def has_control_characters(text: str) -> bool:
@@ -44,10 +124,16 @@ def has_control_characters(text: str) -> bool:
     return any(unicodedata.category(char) in CONTROL_CATEGORIES for char in text)
 
 
+def has_direction_controls(text: str) -> bool:
+    """Whether `text` holds a character that reorders the text around it."""
+    return any(char in DIRECTION_CONTROLS for char in text)
+
+
 @dataclass(frozen=True)
 class NameRule:
-    """What a name of one kind may be: its length, no control characters, and whether blank is
-    allowed (`blank` is the message when it is not)."""
+    """What a name of one kind may be: its length once cleaned, something to see, no control
+    characters nor any that turn text around, and whether blank is allowed (`blank` is the
+    message when it is not)."""
 
     what: str
     max_length: int
@@ -57,15 +143,30 @@ class NameRule:
     def too_long(self) -> str:
         return f"{self.what} are at most {self.max_length} characters."
 
+    @property
+    def hint(self) -> str:
+        """The limit, said where the name is typed. Boxes take any length rather than cut a pasted
+        name short without a word (as maxlength does); a longer one is refused, saying why."""
+        return f"Up to {self.max_length} characters."
+
+    @property
+    def unseen(self) -> str:
+        return f"{self.what} need a letter, digit or sign that can be seen."
+
     def problem(self, name: str) -> str | None:
         """Why `name`, once cleaned, cannot be stored, or None."""
         cleaned = clean_name(name)
         if not cleaned:
-            return self.blank
+            # Characters drawn as nothing are no name, and say so; white space alone is blank.
+            return self.unseen if name.split() else self.blank
         if len(cleaned) > self.max_length:
             return self.too_long
         if has_control_characters(cleaned):
             return f"{self.what} cannot contain control characters."
+        if has_direction_controls(cleaned):
+            return f"{self.what} cannot contain characters that change the direction of text."
+        if not any(map(is_visible, cleaned)):
+            return self.unseen
         return None
 
     def stored_problem(self, name: str) -> str | None:

@@ -52,6 +52,7 @@ def create_game() -> Response:
             team_names=data.teams,
             deck=data.deck.deck(),
             hands=data.hand_limit,
+            exact_teams=True,
         )
     except Rejected as rejected:
         raise schemas.Invalid(errors.problem_errors(rejected.problems)) from rejected

@@ -147,8 +147,9 @@ class GameInput:
     teams: Annotated[
         list[TeamName],
         Field(
-            description="Partners only: team names in team order (seat i with seat i + n/2); "
-            "a blank name keeps the players' names."
+            description="Partners only: team names in team order (seat i with seat i + n/2), at "
+            "most one a team; a blank name keeps the players' names. Sent with another mode, or "
+            "more than the teams, they are refused."
         ),
     ] = Field(default_factory=list)
     deck: Annotated[

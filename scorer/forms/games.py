@@ -13,7 +13,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, ValidationError
 
-from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TEAM_NAME_MAX_LENGTH, target_problem
+from ..limits import PLAYER_NAME, TARGET_MESSAGE, TEAM_NAME, target_problem
 from ..scoring import (
     DEFAULT_DECK,
     DEFAULT_TARGET,
@@ -99,10 +99,8 @@ class SetupForm(FlaskForm):
         ],
     )
     players = IndexedList(HiddenField(), label="Players")
-    new_name = StringField("Add a player", render_kw={"maxlength": NAME_MAX_LENGTH})
-    teams = IndexedList(
-        StringField(render_kw={"maxlength": TEAM_NAME_MAX_LENGTH}), label="Team names"
-    )
+    new_name = StringField("Add a player", description=PLAYER_NAME.hint)
+    teams = IndexedList(StringField(description=TEAM_NAME.hint), label="Team names")
     first_dealer = HiddenField(default="0")
     target = WholeNumberField(
         "Play to",
@@ -238,6 +236,12 @@ class SetupForm(FlaskForm):
             if not self._can_add(self.new_name.data or "", names):
                 return False
             names.append(roster.clean_name(self.new_name.data or ""))
+            self.new_name.data = ""
+        elif verb == "new":
+            # The answer to "Add new player Anne?": seated as typed, the box emptied.
+            if not self._can_add(argument, names):
+                return False
+            names.append(roster.clean_name(argument))
             self.new_name.data = ""
         elif verb == "pick":
             keys = [roster.name_key(name) for name in names]

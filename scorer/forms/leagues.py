@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import InputRequired, NumberRange
 
-from ..limits import NAME_MAX_LENGTH, TARGET_MESSAGE, TARGET_TOO_HIGH, TEAM_NAME_MAX_LENGTH
+from ..limits import LEAGUE_NAME, PLAYER_NAME, TARGET_MESSAGE, TARGET_TOO_HIGH, TEAM_NAME
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
 from .fields import IndexedList, WholeNumberField, attach
@@ -16,7 +16,7 @@ class LeagueForm(FlaskForm):
     name = StringField(
         "Name",
         validators=[InputRequired("Type a name for the league.")],
-        render_kw={"maxlength": TEAM_NAME_MAX_LENGTH},
+        description=LEAGUE_NAME.hint,
     )
     format = RadioField(
         "Format",
@@ -43,21 +43,21 @@ class TeamForm(FlaskForm):
     first = StringField(
         "First player",
         validators=[InputRequired("Type a name.")],
-        render_kw={"maxlength": NAME_MAX_LENGTH},
+        description=PLAYER_NAME.hint,
     )
     second = StringField(
         "Second player",
         validators=[InputRequired("Type a name.")],
-        render_kw={"maxlength": NAME_MAX_LENGTH},
+        description=PLAYER_NAME.hint,
     )
-    name = StringField("Team name (optional)", render_kw={"maxlength": TEAM_NAME_MAX_LENGTH})
+    name = StringField("Team name (optional)", description=TEAM_NAME.hint)
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"first": self.first, "second": self.second, "name": self.name})
 
 
 class TeamRenameForm(FlaskForm):
-    name = StringField("Team name", render_kw={"maxlength": TEAM_NAME_MAX_LENGTH})
+    name = StringField("Team name", description=TEAM_NAME.hint)
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"name": self.name})
@@ -78,7 +78,7 @@ class SeasonForm(FlaskForm):
 
 class RotationForm(FlaskForm):
     players = IndexedList(
-        StringField(render_kw={"maxlength": NAME_MAX_LENGTH}),
+        StringField(description=PLAYER_NAME.hint),
         min_entries=8,
         max_entries=8,
         label="Eight players",

@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, ValidationError
 
-from ..limits import ID_MAX, NAME_MAX_LENGTH
+from ..limits import ID_MAX, PLAYER_NAME
 from ..models import Player
 from ..scoring import Problem
 from .fields import attach
@@ -16,7 +16,7 @@ class RenameForm(FlaskForm):
     name = StringField(
         "New name",
         validators=[InputRequired("Type a name.")],
-        render_kw={"maxlength": NAME_MAX_LENGTH},
+        description=PLAYER_NAME.hint,
     )
 
     def attach(self, problems: tuple[Problem, ...]) -> None:

@@ -86,15 +86,19 @@ def _is_int(value: object) -> bool:
 
 
 def _named(rule: NameRule, exact: bool = False) -> AfterValidator:
-    """A name as the forms would take it; `exact`: and written as the app stores it."""
+    """A name as the forms would take it, stored as they store it; `exact`: and written so
+    already (a player's name, which is also their roster key)."""
 
     def check(name: str) -> str:
         problem = rule.stored_problem(name)
         if problem is None and exact and clean_name(name) != name:
-            problem = "spaces around or inside the name"
+            problem = (
+                "not written as the app stores names (extra spaces, invisible characters "
+                "or full-width letters)"
+            )
         if problem:
             raise _problem("name", problem)
-        return name
+        return clean_name(name)
 
     return AfterValidator(check)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from .. import scoring
 from ..database import DbSession
 from ..limits import TEAM_NAME, is_id
-from ..models import Game, Player, Seat, Team, utcnow
+from ..models import Game, Player, ScorerLink, Seat, Team, utcnow
 from . import players, results
 from .errors import Conflict, NotFound
 from .snapshots import GameSnapshot, snapshots_of, with_players
@@ -87,12 +87,15 @@ def create_game(
     team_names: Sequence[str] = (),
     deck: scoring.Deck = scoring.DEFAULT_DECK,
     hands: int | None = None,
+    exact_teams: bool = False,
 ) -> Game:
     """Start a game with `names` in seat order; new names join the roster.
 
     `team_names` name the partners teams in order (seat i with seat i + n/2); blank ones keep the
     players' names. `deck` is the deck the table plays with; `hands` makes it a game of fixed
-    length (individual play: 12 when not given).
+    length (individual play: 12 when not given). With `exact_teams`, team names outside Partners
+    or more names than teams are refused rather than left unused: a caller that sends them means
+    them, whereas the setup page keeps a team's box when the mode changes.
     """
     # A name another game adds at the same moment is shared, not a conflict: see find_or_add.
     with in_transaction(session):
@@ -106,6 +109,7 @@ def create_game(
             team_names,
             deck=deck,
             hands=hands,
+            exact_teams=exact_teams,
         )
 
 
@@ -119,6 +123,7 @@ def add_game(
     team_names: Sequence[str] = (),
     deck: scoring.Deck = scoring.DEFAULT_DECK,
     hands: int | None = None,
+    exact_teams: bool = False,
 ) -> Game:
     """create_game's checks and new game, in the caller's transaction, which commits it."""
     if hands is None and mode == scoring.Mode.INDIVIDUAL:
@@ -130,8 +135,11 @@ def add_game(
         for problem in filter(None, map(players.name_problem, names))
     ]
     problems += players.duplicate_problems(names)
-    team_names = [players.clean_name(name) for name in team_names] if mode == "partners" else []
+    if exact_teams:
+        problems += _team_count_problems(mode, len(names), len(team_names))
+    team_names = list(team_names) if mode == "partners" else []
     team_problems = dict.fromkeys(filter(None, map(TEAM_NAME.problem, team_names)))
+    team_names = [players.clean_name(name) for name in team_names]
     problems += [scoring.Problem(problem, "teams") for problem in team_problems]
     if problems:
         raise scoring.Rejected(problems)
@@ -154,6 +162,21 @@ def add_game(
     ]
     session.add(game)
     return game
+
+
+def _team_count_problems(mode: str, players: int, names: int) -> list[scoring.Problem]:
+    """Why `names` team names cannot all name teams of a game of `players` in `mode`."""
+    if names and mode != scoring.Mode.PARTNERS:
+        return [scoring.Problem("Only a Partners game has teams to name.", "teams")]
+    teams = players // 2
+    if mode == scoring.Mode.PARTNERS and names > teams:
+        return [
+            scoring.Problem(
+                f"{players} players make {teams} teams: give at most {teams} team names.",
+                "teams",
+            )
+        ]
+    return []
 
 
 def rematch(session: DbSession, game_id: int) -> Game:
@@ -191,6 +214,10 @@ def mark_changed(session: DbSession, view: GameSnapshot) -> GameSnapshot:
     game.updated_at = utcnow()
     if view.state.finished:
         game.finished_at = game.finished_at or utcnow()
+        if not was_finished:
+            # A scorer link ends with its game, for good: undoing the final hand later (as a
+            # signed-in user may) must not hand the table its pen back.
+            session.execute(delete(ScorerLink).where(ScorerLink.game_id == game.id))
     else:
         game.finished_at = None
     # Standings and ratings follow a finished game's hands in the same transaction.

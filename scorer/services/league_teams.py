@@ -19,9 +19,9 @@ from .transactions import in_transaction
 
 def rename_team(session: DbSession, team_id: int, name: str) -> LeagueTeam:
     """Give a team a new name; a blank one calls it after its players again."""
-    name = players.clean_name(name or "")
-    if problem := TEAM_NAME.problem(name):
+    if problem := TEAM_NAME.problem(name or ""):
         raise Rejected([Problem(problem, "name")])
+    name = players.clean_name(name or "")
     with in_transaction(session):
         team = load_team(session, team_id)
         team.name = name or None

@@ -101,9 +101,9 @@ def list_leagues(session: DbSession) -> list[League]:
 def create_league(session: DbSession, name: str, target: int, format: str = "teams") -> League:
     """A new league of partners games to `target`."""
     problems = []
-    name = players.clean_name(name or "")
-    if problem := LEAGUE_NAME.problem(name):
+    if problem := LEAGUE_NAME.problem(name or ""):
         problems.append(Problem(problem, "name"))
+    name = players.clean_name(name or "")
     if problem := target_problem(target):
         problems.append(Problem(problem, "target"))
     if format not in FORMATS:
@@ -156,9 +156,9 @@ def _register_team(
         for field, typed in (("first", first), ("second", second))
         if (problem := players.name_problem(typed or ""))
     ]
-    name = players.clean_name(name or "")
-    if problem := TEAM_NAME.problem(name):
+    if problem := TEAM_NAME.problem(name or ""):
         problems.append(Problem(problem, "name"))
+    name = players.clean_name(name or "")
     if not problems and players.name_key(first) == players.name_key(second):
         problems.append(Problem("A team is two different players.", "second"))
     if problems:

@@ -1,4 +1,5 @@
-"""The roster: players are matched by name, ignoring case, so the same person is one entry.
+"""The roster: players are matched by name ignoring case, width and characters drawn as nothing,
+so the same person is one entry.
 
 Also each entry's counts (games, wins, last played), read in one query for the roster page, the
 pickers and the API.
@@ -14,15 +15,12 @@ from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..database import DbSession
-from ..limits import PLAYER_NAME, clean_name, is_id
+from ..limits import PLAYER_NAME, is_id
+from ..limits import clean_name as clean_name  # the roster's rules, shared by every door
+from ..limits import name_key as name_key
 from ..models import GameResult, Player, Seat
 from ..scoring import Problem
 from .errors import NotFound
-
-
-def name_key(name: str) -> str:
-    """What two names must share to be the same roster entry."""
-    return clean_name(name).casefold()
 
 
 def name_problem(name: str) -> str | None:

@@ -15,7 +15,7 @@ from ..forms.games import LENGTH_HINTS, MODE_HINTS, MODE_LABELS, TARGET_PRESETS,
 from ..forms.hands import HandForm
 from ..fragments import wants_fragment
 from ..scoring import MAX_BLANK_VALUE, MAX_HANDS, Rejected, head_to_head
-from ..services import cleanup, fixtures, games, players
+from ..services import cleanup, fixtures, games, newcomers, players
 from .htmx import render, see_other
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -27,10 +27,17 @@ bp.add_app_template_global(head_to_head, "head_to_head")
 def new() -> Response:
     form = SetupForm()
     status = 200
+    asking = None
     if request.method == "POST":
         # Without an action (the mode was changed) the form is only shown again.
         action = request.form.get("action", "")
-        if action != "start":
+        if action in ("add", "start") and (form.new_name.data or "").strip():
+            # "Anne" beside the roster's Ann is asked about before it is seated.
+            asking = newcomers.setup_question(db.session, form.new_name.data or "", form.names)
+        if asking is not None:
+            # Nothing is seated until the question is answered: the form comes back asking it.
+            status = 200
+        elif action != "start":
             status = 200 if form.apply(action) else 422
         # A name typed but not added is meant to play: it is seated as Add would, or refused
         # next to the name box with nothing started.
@@ -59,6 +66,7 @@ def new() -> Response:
         "games/_setup.html",
         status,
         form=form,
+        asking=asking,
         roster=players.roster(db.session),
         presets=TARGET_PRESETS,
         mode_labels=MODE_LABELS,

@@ -53,6 +53,10 @@ def sync(game_id: int, number: int) -> Response:
             return _answer(409, "refused", message=conflict.message)
         if _same(stored, entry):
             return _answer(200, "stored", already=True)
+        if view.game.abandoned_at is not None:
+            # The hand differs, but no choice between the versions can be saved until the game
+            # is resumed: say that, not that another phone got there first.
+            return _answer(409, "refused", message=conflict.message)
         return _answer(
             409,
             "conflict",

@@ -64,10 +64,27 @@ def test_a_partners_game_has_teams_seated_opposite(api):
     ]
 
 
-def test_team_names_are_ignored_outside_partners(api):
-    game = api.start(["Ann", "Bob"], teams=["Reds"])
-    assert game["teams"] == []
-    assert game["players"][0]["team"] is None
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"mode": "standard", "teams": ["Reds"]}, "Only a Partners game has teams to name."),
+        ({"mode": "challenge", "teams": [""]}, "Only a Partners game has teams to name."),
+        (
+            {"mode": "partners", "players": ["A", "B", "C", "D"], "teams": ["R", "B", "G"]},
+            "4 players make 2 teams: give at most 2 team names.",
+        ),
+    ],
+)
+def test_team_names_that_name_no_team_are_refused(api, fields, message):
+    response = api.post("/api/v1/games", json={"players": ["Ann", "Bob"], **fields})
+    assert response.status_code == 422
+    assert response.json == {"errors": {"teams": [message]}}
+    assert api.get("/api/v1/players").json == {"players": []}
+
+
+def test_fewer_team_names_than_teams_leave_the_rest_named_after_their_players(api):
+    game = api.start(["Ann", "Bob", "Cat", "Dan"], mode="partners", teams=["Reds"])
+    assert [team["name"] for team in game["teams"]] == ["Reds", "Bob & Dan"]
 
 
 @pytest.mark.parametrize(
@@ -279,3 +296,66 @@ def test_a_hand_limit_must_be_a_whole_number(api):
     )
     assert response.status_code == 422
     assert list(response.json["errors"]) == ["hand_limit"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        (
+            {"players": ["Ann", "\u200b\u200d"]},
+            "players",
+            "Names need a letter, digit or sign that can be seen.",
+        ),
+        (
+            {"players": ["Ann", "\u3164"]},
+            "players",
+            "Names need a letter, digit or sign that can be seen.",
+        ),
+        (
+            {"players": ["Ann", "\u2800"]},
+            "players",
+            "Names need a letter, digit or sign that can be seen.",
+        ),
+        (
+            {"players": ["Ann", "\u0301"]},
+            "players",
+            "Names need a letter, digit or sign that can be seen.",
+        ),
+        (
+            {"players": ["Ann", "Ann\u202egnp.exe"]},
+            "players",
+            "Names cannot contain characters that change the direction of text.",
+        ),
+        ({"players": ["Ann", "Ann\u200b"]}, "players", "Ann is already playing."),
+        ({"players": ["Ann", "\uff21\uff4e\uff4e"]}, "players", "Ann is already playing."),
+        (
+            {"mode": "partners", "players": ["A", "B", "C", "D"], "teams": ["\u2066Reds"]},
+            "teams",
+            "Team names cannot contain characters that change the direction of text.",
+        ),
+        (
+            {"mode": "partners", "players": ["A", "B", "C", "D"], "teams": ["\u200b"]},
+            "teams",
+            "Team names need a letter, digit or sign that can be seen.",
+        ),
+    ],
+)
+def test_names_with_nothing_to_see_or_that_turn_text_around_are_refused(
+    api, fields, field, message
+):
+    body = {"mode": "standard", "players": ["Ann", "Bob"], **fields}
+    response = api.post("/api/v1/games", json=body)
+    assert response.status_code == 422
+    assert response.json == {"errors": {field: [message]}}
+    assert api.get("/api/v1/players").json == {"players": []}
+
+
+def test_a_name_differing_only_by_width_or_invisible_characters_is_the_roster_name(api):
+    first = api.start(["Ann", "Bob"])
+    again = api.start(["\uff21\uff4e\uff4e", "Bob\u200b"])
+    assert [player["id"] for player in again["players"]] == [
+        player["id"] for player in first["players"]
+    ]
+    assert [player["name"] for player in again["players"]] == ["Ann", "Bob"]
+    new = api.start(["\uff23\uff41\uff54\u00ad", "Bob"])
+    assert new["players"][0]["name"] == "Cat"

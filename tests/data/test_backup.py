@@ -381,6 +381,17 @@ def test_a_league_written_by_hand_is_restored_as_written(session):
     assert [player.name for player in players.roster(session)] == ["Ann", "Bob", "Dan"]
 
 
+def test_league_and_team_names_are_stored_as_the_forms_store_them(session):
+    data = with_league(copy.deepcopy(VALID))
+    data["leagues"][0]["name"] = " Thursday\u200b  club "
+    data["leagues"][0]["teams"][0]["name"] = "\uff33harks\u00ad"
+    backup.import_all(session, data)
+    session.remove()
+    league = leagues.load_league(session, 6)
+    assert league.name == "Thursday club"
+    assert [team.name for team in league.teams] == ["Sharks", None]
+
+
 def broken(change) -> dict:
     data = copy.deepcopy(VALID)
     change(data)
@@ -698,6 +709,44 @@ NAMES_THE_FORMS_REFUSE = {
     "a player name with a lone surrogate": (
         broken(lambda d: d["players"][0].update(name="Ann\ud800")),
         r"players\[0\]\.name: Names cannot contain control characters\.",
+    ),
+    "a player name of zero-width characters": (
+        broken(lambda d: d["players"][0].update(name="\u200b\u200d\u2060\u00ad")),
+        r"players\[0\]\.name: Names need a letter, digit or sign that can be seen\.",
+    ),
+    "a player name of the Hangul filler": (
+        broken(lambda d: d["players"][0].update(name="\u3164")),
+        r"players\[0\]\.name: Names need a letter, digit or sign that can be seen\.",
+    ),
+    "a player name that turns the text around": (
+        broken(lambda d: d["players"][0].update(name="Ann\u202egnp.exe")),
+        r"players\[0\]\.name: Names cannot contain characters that change the direction",
+    ),
+    "a player name with a zero-width space": (
+        broken(lambda d: d["players"][0].update(name="Ann\u200b")),
+        r"players\[0\]\.name: not written as the app stores names",
+    ),
+    "a player name in full-width letters": (
+        broken(lambda d: d["players"][0].update(name="\uff21\uff4e\uff4e")),
+        r"players\[0\]\.name: not written as the app stores names",
+    ),
+    "a league name of braille blanks": (
+        broken_league(lambda league: league.update(name="\u2800\u2800")),
+        r"leagues\[0\]\.name: League names need a letter, digit or sign that can be seen\.",
+    ),
+    "a league team name that isolates its text": (
+        broken_league(lambda league: league["teams"][0].update(name="\u2067Sharks\u2069")),
+        r"leagues\[0\]\.teams\[0\]\.name: Team names cannot contain characters that change",
+    ),
+    "a game team name of combining marks": (
+        broken(
+            lambda d: d["games"][0].update(
+                mode="partners",
+                seats=[7, 3, 8, 9],
+                teams=[{"side": 0, "name": "\u0301\u0308"}],
+            )
+        ),
+        r"games\[0\]\.teams\[0\]\.name: Team names need a letter, digit or sign",
     ),
 }
 

@@ -152,3 +152,21 @@ def test_the_hand_that_ends_a_fixture_offers_the_next_fixture_in_place(client, c
     )
     assert response.status_code == 200
     assert parse(response).by_id("next-fixture") is not None
+
+
+@pytest.mark.parametrize(
+    ("typed", "resembles"), [("Anne", ["Ann"]), ("Ann Lee", ["Ann"]), ("fey", ["Fay"])]
+)
+def test_the_question_about_a_new_name_lists_the_roster_names_it_resembles(
+    client, club, typed, resembles
+):
+    response = client.post(f"/leagues/{club}/teams", data={"first": "Gus", "second": typed})
+    page = parse(response)
+    # Gus resembles nobody: the question about him lists nobody.
+    assert page.by_id("new-player-title").text == "Add new player Gus?"
+    assert page.find("ul", class_="suggestions") is None
+    data = {"first": "Gus", "second": typed, "new_player": "Gus"}
+    page = parse(client.post(f"/leagues/{club}/teams", data=data))
+    assert page.by_id("new-player-title").text == f"Add new player {typed}?"
+    found = [button.text for button in page.find("ul", class_="suggestions").find_all("button")]
+    assert found == resembles

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from document import parse
+from document import error_for, parse
 from factories import make_game
 
 from scorer.extensions import db
@@ -33,50 +33,79 @@ def seated(names: list[str], mode: str = "standard") -> dict[str, str]:
     return {f"players-{seat}": name for seat, name in enumerate(names)} | {"mode": mode}
 
 
-def maxlengths(page, *names: str) -> dict[str, str | None]:
-    """The maxlength of each text input named `names`, as the browser will enforce it."""
+def limits_shown(page, *names: str) -> dict[str, str]:
+    """The hint each text input named `names` is described by; asserts the browser will not cut
+    what is typed or pasted there (no maxlength), so a name too long is refused, saying why."""
     found = {}
     for name in names:
         node = page.find("input", name=name)
         assert node is not None, name
-        found[name] = node.attrs.get("maxlength")
+        assert "maxlength" not in node.attrs, name
+        hints = [page.by_id(ref) for ref in node.attrs.get("aria-describedby", "").split()]
+        found[name] = " ".join(hint.text for hint in hints if hint is not None)
     return found
 
 
-def test_the_new_player_box_takes_as_many_characters_as_a_name_may_have(client):
+NAME_HINT = f"Up to {NAME_MAX_LENGTH} characters."
+TEAM_HINT = f"Up to {TEAM_NAME_MAX_LENGTH} characters."
+
+
+def test_the_new_player_box_shows_the_limit_of_a_name(client):
     page = parse(client.get("/games/new"))
-    assert maxlengths(page, "new_name") == {"new_name": str(NAME_MAX_LENGTH)}
+    assert limits_shown(page, "new_name") == {"new_name": NAME_HINT}
 
 
-def test_a_partners_team_name_box_takes_as_many_characters_as_a_team_name_may_have(client):
+def test_a_partners_team_name_box_shows_the_limit_of_a_team_name(client):
     page = parse(client.post("/games/new", data=seated(["Ann", "Bob", "Cat", "Dan"], "partners")))
-    limit = str(TEAM_NAME_MAX_LENGTH)
-    assert maxlengths(page, "teams-0", "teams-1") == {"teams-0": limit, "teams-1": limit}
+    assert limits_shown(page, "teams-0", "teams-1") == {"teams-0": TEAM_HINT, "teams-1": TEAM_HINT}
 
 
-def test_the_rename_box_takes_as_many_characters_as_a_name_may_have(client, places):
+def test_the_rename_box_shows_the_limit_of_a_name(client, places):
     page = parse(client.get("/players/1/rename"))
-    assert maxlengths(page, "name") == {"name": str(NAME_MAX_LENGTH)}
+    assert limits_shown(page, "name") == {"name": NAME_HINT}
 
 
-def test_the_league_name_box_takes_as_many_characters_as_a_league_name_may_have(client):
+def test_the_league_name_box_shows_the_limit_of_a_league_name(client):
     page = parse(client.get("/leagues/new"))
-    assert maxlengths(page, "name") == {"name": str(TEAM_NAME_MAX_LENGTH)}
+    assert limits_shown(page, "name") == {"name": TEAM_HINT}
 
 
-def test_registering_a_team_takes_player_names_and_a_team_name_of_their_own_lengths(client, places):
+def test_registering_a_team_shows_the_limits_of_player_and_team_names(client, places):
     page = parse(client.get(f"/leagues/{places['teams']}"))
-    assert maxlengths(page, "first", "second", "name") == {
-        "first": str(NAME_MAX_LENGTH),
-        "second": str(NAME_MAX_LENGTH),
-        "name": str(TEAM_NAME_MAX_LENGTH),
+    assert limits_shown(page, "first", "second", "name") == {
+        "first": NAME_HINT,
+        "second": NAME_HINT,
+        "name": TEAM_HINT,
     }
 
 
-def test_a_rotation_season_takes_eight_player_names(client, places):
+def test_a_rotation_season_shows_the_limit_of_its_eight_names(client, places):
     page = parse(client.get(f"/leagues/{places['rotation']}"))
-    names = [f"players-{i}" for i in range(8)]
-    assert set(maxlengths(page, *names).values()) == {str(NAME_MAX_LENGTH)}
+    limits_shown(page, *[f"players-{i}" for i in range(8)])
+    assert f"Names: up to {NAME_MAX_LENGTH} characters." in page.find(id="season-form").text
+
+
+LONG = "Maximiliana Alexandrovna Konstantinopoulou-Smythe"[:45] + "x" * 35  # 80 characters
+
+
+def test_a_name_too_long_is_refused_next_to_each_box_and_kept_to_be_shortened(client, places):
+    message = f"Names are at most {NAME_MAX_LENGTH} characters."
+    response = client.post("/games/new", data=seated(["Ann"]) | {"action": "add", "new_name": LONG})
+    assert response.status_code == 422
+    page = parse(response)
+    assert error_for(page, "new_name") == message
+    assert page.value("new_name") == LONG
+
+    response = client.post("/players/1/rename", data={"name": LONG})
+    assert response.status_code == 422
+    assert error_for(parse(response), "name") == message
+    assert parse(response).value("name") == LONG
+
+    response = client.post(
+        f"/leagues/{places['teams']}/teams", data={"first": LONG, "second": "Bob"}
+    )
+    assert response.status_code == 422
+    assert error_for(parse(response), "first") == message
 
 
 def test_the_player_count_and_hint_come_from_the_rules(client):

@@ -193,3 +193,45 @@ def test_without_an_owner_there_are_no_scorer_links(client, new_game, rows):
     assert parse(client.get(f"/games/{game_id}/share")).by_id("scorer-title") is None
     assert client.post(f"/games/{game_id}/scorer-link").status_code == 403
     assert rows("scorer_links") == 0
+
+
+def test_a_link_stays_ended_when_a_signed_in_user_undoes_the_final_hand(
+    app, organiser, new_game, play, rows
+):
+    game_id = new_game(["Ann", "Bob"], target=100)
+    path = make_link(organiser, game_id)
+    table = table_with(app, path)
+    play(game_id, 0, {1: 30})
+    assert table.post(f"/games/{game_id}/hands", data=hand_form(0, {1: 150}, 2)).status_code == 303
+    # The game is over; its organiser undoes the final hand, and the game is in progress again.
+    assert organiser.post(f"/games/{game_id}/hands/2/undo").status_code == 303
+    assert rows("hands") == 1
+    assert rows("scorer_links") == 0
+    assert 'id="hand-form"' not in table.get(f"/games/{game_id}").get_data(as_text=True)
+    refused = table.post(f"/games/{game_id}/hands", data=hand_form(0, {1: 150}, 2))
+    assert refused.status_code == 401
+    assert app.test_client().get(path).status_code == 404
+    assert rows("hands") == 1
+    # A new link may be made for the game in progress.
+    fresh = table_with(app, make_link(organiser, game_id))
+    assert fresh.post(f"/games/{game_id}/hands", data=hand_form(0, {1: 10}, 2)).status_code == 303
+
+
+def test_the_holder_sees_undo_and_edit_for_a_hand_recorded_by_mistake(app, organiser, new_game):
+    game_id = new_game(["Ann", "Bob", "Cat"], target=500)
+    table = table_with(app, make_link(organiser, game_id))
+    saved = table.post(f"/games/{game_id}/hands", data=hand_form(0, {1: 12, 2: 3}, 1))
+    assert saved.status_code == 303
+    page = parse(table.get(saved.headers["Location"]))
+    # The note of the hand just saved offers its undo, and the history edit and undo.
+    assert page.by_id("undo-saved") is not None
+    assert page.by_id("edit-hand-1") is not None and page.by_id("undo-hand-1") is not None
+    edit = parse(table.get(f"/games/{game_id}/hands/1/edit"))
+    assert edit.find("form", action=f"/games/{game_id}/hands/1/edit") is not None
+    edited = table.post(f"/games/{game_id}/hands/1/edit", data=hand_form(1, {0: 5, 2: 3}, 1))
+    assert edited.status_code == 303
+    undone = table.post(
+        f"/games/{game_id}/hands/1/undo", headers={"HX-Request": "true", "HX-Target": "game"}
+    )
+    assert undone.status_code == 200
+    assert 'id="hand-form"' in undone.get_data(as_text=True)

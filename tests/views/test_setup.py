@@ -76,6 +76,21 @@ def test_accents_emoji_and_forty_characters_are_fine(client, name, nothing_saved
         (["Ann", "Bob"], " ann ", "ann is already playing."),
         (["Ann", "Bob"], "BOB", "BOB is already playing."),
         ([f"P{i}" for i in range(10)], "Kim", "A game has at most 10 players."),
+        (
+            ["Ann"],
+            "\u200b\u200d\u2060\u00ad",
+            "Names need a letter, digit or sign that can be seen.",
+        ),
+        (["Ann"], "\u3164", "Names need a letter, digit or sign that can be seen."),
+        (["Ann"], "\u2800", "Names need a letter, digit or sign that can be seen."),
+        (["Ann"], "\u0301\u0301", "Names need a letter, digit or sign that can be seen."),
+        (
+            ["Ann"],
+            "Bob\u202egnp.exe",
+            "Names cannot contain characters that change the direction of text.",
+        ),
+        (["Ann"], "Ann\u200b", "Ann is already playing."),
+        (["Ann"], "\uff21\uff4e\uff4e", "Ann is already playing."),
     ],
 )
 def test_a_name_that_cannot_be_added_is_refused_next_to_the_name_box(
@@ -382,3 +397,14 @@ def test_a_team_name_field_with_an_index_no_form_makes_is_ignored(client, app):
     with app.app_context():
         game = games.load_game(db.session, 1)
         assert [team.name for team in game.game.teams] == ["Reds"]
+
+
+def test_a_name_that_differs_from_a_roster_name_only_by_width_is_that_player(client, app, rows):
+    with app.app_context():
+        make_game(db.session, ["Ann", "Bob"])
+    response = client.post(URL, data=setup_data(["\uff21\uff4e\uff4e", "Bob\u200b"]))
+    assert response.status_code == 303
+    game_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        assert games.load_game(db.session, game_id).names == ("Ann", "Bob")
+    assert rows("players") == 2

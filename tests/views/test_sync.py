@@ -168,3 +168,29 @@ def test_in_owner_mode_a_visitor_cannot_send(app, client, new_game, state_of):
 
     client.post("/login", data={"name": "Owner", "password": PASSWORD, "next": "/"})
     assert sync(client, game_id, 1, hand_form(0, {1: 10}, 1)).json["status"] == "stored"
+
+
+@pytest.mark.parametrize("replace", [{"replace": "1"}, {}])
+def test_a_send_to_an_abandoned_game_says_it_was_abandoned(
+    client, new_game, play, state_of, replace
+):
+    game_id = new_game(["Ann", "Bob", "Cat"])
+    play(game_id, 1, {0: 30, 2: 12})
+    assert client.post(f"/games/{game_id}/abandon").status_code == 303
+    response = sync(client, game_id, 1, hand_form(0, {1: 10, 2: 25}, 1) | replace)
+    assert response.status_code == 409
+    assert response.json == {
+        "status": "refused",
+        "message": "This game was abandoned; resume it to record hands again.",
+    }
+    assert stored_hands(state_of, game_id) == [(1, {0: 30, 2: 12})]
+
+
+def test_a_hand_already_stored_in_an_abandoned_game_is_still_acknowledged(
+    client, new_game, play, state_of
+):
+    game_id = new_game(["Ann", "Bob", "Cat"])
+    play(game_id, 1, {0: 30, 2: 12})
+    assert client.post(f"/games/{game_id}/abandon").status_code == 303
+    response = sync(client, game_id, 1, hand_form(1, {0: 30, 2: 12}, 1))
+    assert response.json == {"status": "stored", "already": True}
