@@ -8,7 +8,7 @@ each document is declared in scorer.api.schemas.
 from __future__ import annotations
 
 from .. import scoring
-from ..models import Seat
+from ..models import Game, Seat
 from ..services.players import RosterEntry
 from ..services.snapshots import GameSnapshot
 from . import schemas
@@ -94,6 +94,24 @@ def _player(
 def _winner(view: GameSnapshot, side: scoring.SideState) -> schemas.Winner:
     return schemas.Winner(
         name=view.side_name(side), players=[view.names[seat] for seat in side.seats]
+    )
+
+
+def game_summary(game: Game, hand_count: int) -> schemas.GameSummary:
+    """A game in a list: its players and how far it went, not its hands."""
+    if game.abandoned_at is not None:
+        status = "abandoned"
+    elif game.finished_at is not None:
+        status = "finished"
+    else:
+        status = "in_progress"
+    return schemas.GameSummary(
+        id=game.id,
+        mode=game.mode,
+        status=status,
+        players=[seat.player.name for seat in game.seats],
+        hand_count=hand_count,
+        created_at=game.created_at.isoformat(timespec="seconds") + "Z",
     )
 
 

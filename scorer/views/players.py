@@ -4,20 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from ..extensions import db
 from ..forms.players import MergeForm, RenameForm
 from ..scoring import Rejected
-from ..services import players, profiles, roster
+from ..services import pages, players, profiles, roster
 from .htmx import render, see_other
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
 
 @bp.get("/")
-def index() -> str:
-    return render_template("players/index.html", entries=players.entries_by_name(db.session))
+def index() -> Response:
+    """The roster by name, a page at a time; htmx asks for the next page's rows alone."""
+    search = request.args.get("q", "")[: pages.SEARCH_MAX_LENGTH]
+    try:
+        page = pages.roster_page(db.session, request.args.get("cursor") or None, search=search)
+    except pages.BadCursor as bad:
+        abort(400, bad.message)
+    return render(
+        "players/index.html",
+        "players/_entries.html",
+        page=page,
+        search=search,
+        search_max_length=pages.SEARCH_MAX_LENGTH,
+    )
 
 
 @bp.get("/<int:player_id>")

@@ -1,0 +1,295 @@
+"""Lists read a page at a time, so a page costs the same with ten players or a hundred thousand.
+
+A page is found by keyset: its rows come after the last row of the page before in the list's own
+order (a sort key, then the id), never by an offset. A row added or removed meanwhile moves
+nothing: no row is shown twice or skipped. The place is handed out as an opaque cursor.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy.orm import selectinload
+from sqlalchemy.sql.elements import ColumnElement
+
+from ..database import DbSession
+from ..limits import TEAM_NAME_MAX_LENGTH, has_control_characters
+from ..models import Game, GameResult, Hand, League, Player, Seat
+from . import players
+from .errors import ServiceError
+from .players import RosterEntry
+
+PAGE_SIZE = 50
+# The most rows the API hands out at once, whatever `limit` asks: a page stays well under 200 KB.
+MAX_PAGE_SIZE = 200
+# The players the setup page offers before any name is typed.
+SUGGESTIONS = 24
+# How far back the setup page looks for who plays, and who plays with whom: a bounded read.
+RECENT_GAMES = 200
+# Longer than any name, so a search never cuts one short, and a cursor never needs more.
+SEARCH_MAX_LENGTH = TEAM_NAME_MAX_LENGTH
+CURSOR_MAX_LENGTH = 2048
+
+
+class BadCursor(ServiceError):
+    """A cursor this server did not hand out (or a list's cursor given to another list)."""
+
+    def __init__(self) -> None:
+        super().__init__("This place in the list is not valid; start again from the first page.")
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """Rows of a list, and the cursor of the rows after them (None on the last page)."""
+
+    items: list[T]
+    next: str | None
+
+
+def encode(kind: str, values: Sequence[object]) -> str:
+    """An opaque cursor for the row with sort values `values` in list `kind`."""
+    text = json.dumps([kind, *values], separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode(kind: str, cursor: str, types: Sequence[type]) -> list:
+    """The sort values in `cursor`, checked to be of `types`; BadCursor when they are not."""
+    if len(cursor) > CURSOR_MAX_LENGTH:
+        raise BadCursor()
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        found = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")).decode())
+    except (ValueError, UnicodeError, binascii.Error):
+        raise BadCursor() from None
+    if (
+        not isinstance(found, list)
+        or len(found) != len(types) + 1
+        or found[0] != kind
+        or not all(
+            isinstance(value, kind_of) and not isinstance(value, bool)
+            for value, kind_of in zip(found[1:], types, strict=True)
+        )
+    ):
+        raise BadCursor()
+    return found[1:]
+
+
+def page_size(limit: int | None) -> int:
+    return PAGE_SIZE if limit is None else max(1, min(limit, MAX_PAGE_SIZE))
+
+
+def _after(key: ColumnElement, id_: ColumnElement, value: object, last_id: int, descending: bool):
+    """Rows after (value, last_id) in the order (key, id), both ascending or both descending."""
+    if descending:
+        return or_(key < value, and_(key == value, id_ < last_id))
+    return or_(key > value, and_(key == value, id_ > last_id))
+
+
+def search_key(text: str) -> str:
+    """What a search for `text` looks for within roster names' keys: case and width ignored.
+
+    Characters no name may hold (nor a database take, such as NUL) are dropped, not refused: a
+    search finds less, it cannot go wrong.
+    """
+    kept = "".join(char for char in text if not has_control_characters(char))
+    # NFKC makes a full-width "Ａｎｎ" the "Ann" it looks like.
+    return players.name_key(unicodedata.normalize("NFKC", kept)) if kept.strip() else ""
+
+
+def _contains(column: ColumnElement, key: str) -> ColumnElement[bool]:
+    escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return column.like(f"%{escaped}%", escape="\\")
+
+
+# The roster
+
+
+def roster_page(
+    session: DbSession,
+    cursor: str | None = None,
+    limit: int | None = None,
+    search: str = "",
+    archived: bool | None = None,
+) -> Page[RosterEntry]:
+    """Roster entries by name, with their counts, a page at a time.
+
+    `search` keeps the names that contain it, ignoring case; `archived` keeps only the archived
+    (True) or only the others (False); None keeps both.
+    """
+    size = page_size(limit)
+    query = select(Player)
+    if archived is not None:
+        query = query.where(
+            Player.archived_at.is_not(None) if archived else Player.archived_at.is_(None)
+        )
+    key = search_key(search)
+    if key:
+        query = query.where(_contains(Player.name_key, key))
+    if cursor:
+        name_key, last_id = decode("players", cursor, (str, int))
+        query = query.where(_after(Player.name_key, Player.id, name_key, last_id, False))
+    found = list(session.scalars(query.order_by(Player.name_key, Player.id).limit(size + 1)))
+    shown = found[:size]
+    entries = entries_for(session, shown)
+    next_cursor = None
+    if len(found) > size:
+        last = shown[-1]
+        next_cursor = encode("players", [last.name_key, last.id])
+    return Page(entries, next_cursor)
+
+
+def entries_for(session: DbSession, shown: Sequence[Player]) -> list[RosterEntry]:
+    """Roster entries of `shown`, in that order, their counts read for those players alone."""
+    ids = [player.id for player in shown]
+    if not ids:
+        return []
+    games = dict(
+        session.execute(
+            select(Seat.player_id, func.count())
+            .where(Seat.player_id.in_(ids))
+            .group_by(Seat.player_id)
+        ).all()
+    )
+    results = {
+        player_id: (wins, last)
+        for player_id, wins, last in session.execute(
+            select(
+                GameResult.player_id,
+                func.sum(case((GameResult.won, 1), else_=0)),
+                func.max(GameResult.finished_at),
+            )
+            .where(GameResult.player_id.in_(ids))
+            .group_by(GameResult.player_id)
+        )
+    }
+    return [
+        RosterEntry(
+            player,
+            games.get(player.id, 0),
+            int(results.get(player.id, (0, None))[0] or 0),
+            results.get(player.id, (0, None))[1],
+        )
+        for player in shown
+    ]
+
+
+def suggested_players(
+    session: DbSession, seated: Sequence[str], search: str = "", size: int = SUGGESTIONS
+) -> list[Player]:
+    """The players a table is likely to pick, for the setup page; never the archived.
+
+    With `search`, the names that contain it, by name. Without, first who played most often with
+    the players already `seated` (by name), then who played in the latest games, then the rest
+    of the roster by name; each read looks at a bounded number of games.
+    """
+    keys = [players.name_key(name) for name in seated if name.strip()]
+    active = Player.archived_at.is_(None)
+    if search_key(search):
+        return list(
+            session.scalars(
+                select(Player)
+                .where(active, _contains(Player.name_key, search_key(search)))
+                .order_by(Player.name_key, Player.id)
+                .limit(size)
+            )
+        )
+    seated_ids = (
+        list(session.scalars(select(Player.id).where(Player.name_key.in_(keys)))) if keys else []
+    )
+    ranked: list[int] = []
+    if seated_ids:
+        their_games = (
+            select(Seat.game_id)
+            .where(Seat.player_id.in_(seated_ids))
+            .order_by(Seat.game_id.desc())
+            .limit(RECENT_GAMES)
+            .subquery()
+        )
+        together = func.count()
+        ranked += session.scalars(
+            select(Seat.player_id)
+            .where(Seat.game_id.in_(select(their_games.c.game_id)))
+            .where(Seat.player_id.not_in(seated_ids))
+            .group_by(Seat.player_id)
+            .order_by(together.desc(), func.max(Seat.game_id).desc())
+            .limit(size * 2)
+        )
+    recent = select(Game.id).order_by(Game.id.desc()).limit(RECENT_GAMES).subquery()
+    ranked += session.scalars(
+        select(Seat.player_id)
+        .where(Seat.game_id.in_(select(recent.c.id)))
+        .group_by(Seat.player_id)
+        .order_by(func.max(Seat.game_id).desc())
+        .limit(size * 2)
+    )
+    order = [player_id for player_id in dict.fromkeys(ranked) if player_id not in seated_ids]
+    by_id = {
+        player.id: player
+        for player in session.scalars(select(Player).where(Player.id.in_(order), active))
+    }
+    chosen = [by_id[player_id] for player_id in order if player_id in by_id][:size]
+    if len(chosen) < size:
+        # A new club has few games: the roster by name fills the rest.
+        skip = [player.id for player in chosen] + seated_ids
+        chosen += session.scalars(
+            select(Player)
+            .where(active, Player.id.not_in(skip) if skip else True)
+            .order_by(Player.name_key, Player.id)
+            .limit(size - len(chosen))
+        )
+    return chosen
+
+
+# Games and leagues
+
+
+def game_page(
+    session: DbSession, cursor: str | None = None, limit: int | None = None
+) -> Page[Game]:
+    """Games, the newest first, with their seats and players, a page at a time."""
+    size = page_size(limit)
+    query = select(Game).options(selectinload(Game.seats).selectinload(Seat.player))
+    if cursor:
+        (last_id,) = decode("games", cursor, (int,))
+        query = query.where(Game.id < last_id)
+    found = list(session.scalars(query.order_by(Game.id.desc()).limit(size + 1)))
+    shown = found[:size]
+    next_cursor = encode("games", [shown[-1].id]) if len(found) > size else None
+    return Page(shown, next_cursor)
+
+
+def hand_counts(session: DbSession, games: Sequence[Game]) -> dict[int, int]:
+    """How many hands each of `games` has, in one query."""
+    ids = [game.id for game in games]
+    if not ids:
+        return {}
+    return dict(
+        session.execute(
+            select(Hand.game_id, func.count()).where(Hand.game_id.in_(ids)).group_by(Hand.game_id)
+        ).all()
+    )
+
+
+def league_page(
+    session: DbSession, cursor: str | None = None, limit: int | None = None
+) -> Page[League]:
+    """Leagues by name, a page at a time."""
+    size = page_size(limit)
+    query = select(League).options(selectinload(League.seasons))
+    if cursor:
+        name, last_id = decode("leagues", cursor, (str, int))
+        query = query.where(_after(League.name, League.id, name, last_id, False))
+    found = list(session.scalars(query.order_by(League.name, League.id).limit(size + 1)))
+    shown = found[:size]
+    next_cursor = encode("leagues", [shown[-1].name, shown[-1].id]) if len(found) > size else None
+    return Page(shown, next_cursor)
