@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 
 from ..extensions import db
 from ..forms.leagues import LeagueForm, RotationForm, SeasonForm, TeamForm, TeamRenameForm
 from ..scoring import Rejected
-from ..services import league_teams, leagues, newcomers, players
+from ..services import league_teams, leagues, newcomers, pages, players
 from .htmx import render, see_other
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
@@ -23,8 +23,13 @@ def rotation_length() -> dict[str, int]:
 
 
 @bp.get("/")
-def index() -> str:
-    return render_template("leagues/index.html", leagues=leagues.list_leagues(db.session))
+def index() -> Response:
+    """Leagues by name, a page at a time; htmx asks for the next page's rows alone."""
+    try:
+        found = pages.league_page(db.session, request.args.get("cursor") or None)
+    except pages.BadCursor as bad:
+        abort(400, bad.message)
+    return render("leagues/index.html", "leagues/_items.html", found=found)
 
 
 @bp.route("/new", methods=["GET", "POST"])

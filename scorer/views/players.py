@@ -20,13 +20,13 @@ def index() -> Response:
     """The roster by name, a page at a time; htmx asks for the next page's rows alone."""
     search = request.args.get("q", "")[: pages.SEARCH_MAX_LENGTH]
     try:
-        page = pages.roster_page(db.session, request.args.get("cursor") or None, search=search)
+        found = pages.roster_page(db.session, request.args.get("cursor") or None, search=search)
     except pages.BadCursor as bad:
         abort(400, bad.message)
     return render(
         "players/index.html",
         "players/_entries.html",
-        page=page,
+        entries=found,
         search=search,
         search_max_length=pages.SEARCH_MAX_LENGTH,
     )
