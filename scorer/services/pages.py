@@ -186,68 +186,65 @@ def entries_for(session: DbSession, shown: Sequence[Player]) -> list[RosterEntry
 def suggested_players(
     session: DbSession, seated: Sequence[str], search: str = "", size: int = SUGGESTIONS
 ) -> list[Player]:
-    """The players a table is likely to pick, for the setup page; never the archived.
+    """The players a table is likely to pick, for the setup page; the archived only if seated.
 
-    With `search`, the names that contain it, by name. Without, first who played most often with
-    the players already `seated` (by name), then who played in the latest games, then the rest
-    of the roster by name; each read looks at a bounded number of games.
+    With `search`, the names that contain it, by name. Without, the seated players on the
+    roster, then who played most often with them, then who played in the latest games, then the
+    rest of the roster by name: `size` besides the seated, each read over a bounded number of
+    games.
     """
-    keys = [players.name_key(name) for name in seated if name.strip()]
     active = Player.archived_at.is_(None)
-    if search_key(search):
+    key = search_key(search)
+    if key:
         return list(
             session.scalars(
                 select(Player)
-                .where(active, _contains(Player.name_key, search_key(search)))
+                .where(active, _contains(Player.name_key, key))
                 .order_by(Player.name_key, Player.id)
                 .limit(size)
             )
         )
-    seated_ids = (
-        list(session.scalars(select(Player.id).where(Player.name_key.in_(keys)))) if keys else []
-    )
-    ranked: list[int] = []
-    if seated_ids:
+    keys = list(dict.fromkeys(players.name_key(name) for name in seated if name.strip()))
+    found = session.scalars(select(Player).where(Player.name_key.in_(keys))) if keys else []
+    chosen = sorted(found, key=lambda player: keys.index(player.name_key))
+    skip = [player.id for player in chosen]
+    wanted = len(chosen) + size
+
+    def add(query) -> None:
+        if len(chosen) >= wanted:
+            return
+        for player in session.scalars(query.limit(wanted)):
+            if player.id not in skip and len(chosen) < wanted:
+                chosen.append(player)
+                skip.append(player.id)
+
+    if skip:
         their_games = (
             select(Seat.game_id)
-            .where(Seat.player_id.in_(seated_ids))
+            .where(Seat.player_id.in_(skip))
             .order_by(Seat.game_id.desc())
             .limit(RECENT_GAMES)
-            .subquery()
         )
-        together = func.count()
-        ranked += session.scalars(
-            select(Seat.player_id)
-            .where(Seat.game_id.in_(select(their_games.c.game_id)))
-            .where(Seat.player_id.not_in(seated_ids))
-            .group_by(Seat.player_id)
-            .order_by(together.desc(), func.max(Seat.game_id).desc())
-            .limit(size * 2)
-        )
-    recent = select(Game.id).order_by(Game.id.desc()).limit(RECENT_GAMES).subquery()
-    ranked += session.scalars(
-        select(Seat.player_id)
-        .where(Seat.game_id.in_(select(recent.c.id)))
-        .group_by(Seat.player_id)
-        .order_by(func.max(Seat.game_id).desc())
-        .limit(size * 2)
-    )
-    order = [player_id for player_id in dict.fromkeys(ranked) if player_id not in seated_ids]
-    by_id = {
-        player.id: player
-        for player in session.scalars(select(Player).where(Player.id.in_(order), active))
-    }
-    chosen = [by_id[player_id] for player_id in order if player_id in by_id][:size]
-    if len(chosen) < size:
-        # A new club has few games: the roster by name fills the rest.
-        skip = [player.id for player in chosen] + seated_ids
-        chosen += session.scalars(
-            select(Player)
-            .where(active, Player.id.not_in(skip) if skip else True)
-            .order_by(Player.name_key, Player.id)
-            .limit(size - len(chosen))
-        )
+        add(_players_of(their_games, active).order_by(func.count().desc(), *_LATEST))
+    latest = select(Game.id).order_by(Game.id.desc()).limit(RECENT_GAMES)
+    add(_players_of(latest, active).order_by(*_LATEST))
+    # A new club has few games: the roster by name fills the rest.
+    add(select(Player).where(active).order_by(Player.name_key, Player.id))
     return chosen
+
+
+# Who sat in a game most lately first, then by name.
+_LATEST = (func.max(Seat.game_id).desc(), Player.name_key)
+
+
+def _players_of(games, *where):
+    """The players seated in `games` (a query of game ids), one row each."""
+    return (
+        select(Player)
+        .join(Seat, Seat.player_id == Player.id)
+        .where(Seat.game_id.in_(games), *where)
+        .group_by(Player.id)
+    )
 
 
 # Games and leagues
