@@ -11,6 +11,7 @@ import base64
 import binascii
 import json
 import unicodedata
+from datetime import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -25,6 +26,7 @@ from ..models import Game, GameResult, Hand, League, Player, Seat
 from . import players
 from .errors import ServiceError
 from .players import RosterEntry
+from .snapshots import with_players
 
 PAGE_SIZE = 50
 # The most rows the API hands out at once, whatever `limit` asks: a page stays well under 200 KB.
@@ -33,6 +35,8 @@ MAX_PAGE_SIZE = 200
 SUGGESTIONS = 24
 # How far back the setup page looks for who plays, and who plays with whom: a bounded read.
 RECENT_GAMES = 200
+# Games in progress the home page shows before its More link.
+PLAYING_SHOWN = 20
 # Longer than any name, so a search never cuts one short, and a cursor never needs more.
 SEARCH_MAX_LENGTH = TEAM_NAME_MAX_LENGTH
 CURSOR_MAX_LENGTH = 2048
@@ -262,6 +266,40 @@ def game_page(
     found = list(session.scalars(query.order_by(Game.id.desc()).limit(size + 1)))
     shown = found[:size]
     next_cursor = encode("games", [shown[-1].id]) if len(found) > size else None
+    return Page(shown, next_cursor)
+
+
+def playing_page(
+    session: DbSession, cursor: str | None = None, limit: int | None = None
+) -> Page[Game]:
+    """Games in progress, the latest played first, with their players, a page at a time.
+
+    A game played between two pages moves to the top, and may be shown twice or not at all
+    on the pages still to come: the home page's list follows play, and the top is where that
+    game now is.
+    """
+    size = page_size(limit if limit is not None else PLAYING_SHOWN)
+    query = (
+        select(Game)
+        .where(Game.finished_at.is_(None), Game.abandoned_at.is_(None))
+        .options(*with_players())
+    )
+    if cursor:
+        when, last_id = decode("playing", cursor, (str, int))
+        try:
+            moment = datetime.fromisoformat(when)
+        except ValueError:
+            raise BadCursor() from None
+        query = query.where(_after(Game.updated_at, Game.id, moment, last_id, True))
+    found = list(
+        session.scalars(query.order_by(Game.updated_at.desc(), Game.id.desc()).limit(size + 1))
+        .unique()
+        .all()
+    )
+    shown = found[:size]
+    next_cursor = None
+    if len(found) > size:
+        next_cursor = encode("playing", [shown[-1].updated_at.isoformat(), shown[-1].id])
     return Page(shown, next_cursor)
 
 

@@ -114,3 +114,16 @@ def test_the_leagues_page_is_paged_by_name_with_a_more_link(app, client, small_p
     rest = client.get(more_link(page), headers=HTMX)
     assert [node.text for node in parse(rest).select(".game-names")] == ["Spring"]
     assert more_link(parse(rest)) is None
+
+
+def test_the_home_page_shows_the_latest_games_in_progress_and_a_more_link(app, client, monkeypatch):
+    monkeypatch.setattr(pages, "PLAYING_SHOWN", 2)
+    with app.app_context():
+        started = [games.create_game(db.session, "standard", ["Ann", "Bob"]).id for _ in range(3)]
+    page = parse(client.get("/"))
+    shown = [link["href"] for link in page.select(".game-list .game-link")]
+    assert shown == [f"/games/{started[2]}", f"/games/{started[1]}"]
+    rest = client.get(more_link(page), headers=HTMX)
+    assert [link["href"] for link in parse(rest).select(".game-link")] == [f"/games/{started[0]}"]
+    assert more_link(parse(rest)) is None
+    assert client.get("/?cursor=WyJwbGF5aW5nIiwibm8iLDFd").status_code == 400
