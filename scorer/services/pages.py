@@ -11,9 +11,9 @@ import base64
 import binascii
 import json
 import unicodedata
-from datetime import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Generic, TypeVar
 
 from sqlalchemy import and_, case, func, or_, select
