@@ -33,6 +33,8 @@ PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 # The players the setup page offers before any name is typed.
 SUGGESTIONS = 24
+# The names a league page offers to pick from as a name is typed.
+NAMES_OFFERED = 100
 # How far back the setup page looks for who plays, and who plays with whom: a bounded read.
 RECENT_GAMES = 200
 # Games in progress the home page shows before its More link.

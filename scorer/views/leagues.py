@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort, request, url_for
 from ..extensions import db
 from ..forms.leagues import LeagueForm, RotationForm, SeasonForm, TeamForm, TeamRenameForm
 from ..scoring import Rejected
-from ..services import league_teams, leagues, newcomers, pages, players
+from ..services import league_teams, leagues, newcomers, pages
 from .htmx import render, see_other
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
@@ -150,7 +150,9 @@ def _show(
         league=league,
         team_form=team_form or TeamForm(formdata=None),
         season_form=season_form,
-        roster=players.roster(db.session),
+        # Names a browser offers as they are typed: who played lately, a bounded list; any
+        # other name can still be typed.
+        roster=pages.suggested_players(db.session, [], size=pages.NAMES_OFFERED),
         played_teams=league_teams.played_teams(db.session, league_id),
         rename_forms=_rename_forms(league, renaming),
         asking=asking,

@@ -127,3 +127,13 @@ def test_the_home_page_shows_the_latest_games_in_progress_and_a_more_link(app, c
     assert [link["href"] for link in parse(rest).select(".game-link")] == [f"/games/{started[0]}"]
     assert more_link(parse(rest)) is None
     assert client.get("/?cursor=WyJwbGF5aW5nIiwibm8iLDFd").status_code == 400
+
+
+def test_a_league_page_offers_a_bounded_list_of_names_to_pick(app, client, monkeypatch):
+    monkeypatch.setattr(pages, "NAMES_OFFERED", 3)
+    add_players(app, "Ann", "Bob", "Cat", "Dan", "Eve")
+    with app.app_context():
+        league = leagues.create_league(db.session, "Cup", 200)
+        games.create_game(db.session, "standard", ["Eve", "Dan"])
+    offered = parse(client.get(f"/leagues/{league.id}")).select("datalist#roster-names option")
+    assert [option["value"] for option in offered] == ["Dan", "Eve", "Ann"]
