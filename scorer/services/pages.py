@@ -33,6 +33,8 @@ PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 # The players the setup page offers before any name is typed.
 SUGGESTIONS = 24
+# The players a choice of one (the merge page's) offers at once; a search finds the others.
+CHOICES = 100
 # The names a league page offers to pick from as a name is typed.
 NAMES_OFFERED = 100
 # How far back the setup page looks for who plays, and who plays with whom: a bounded read.
@@ -95,10 +97,15 @@ def page_size(limit: int | None) -> int:
 
 
 def _after(key: ColumnElement, id_: ColumnElement, value: object, last_id: int, descending: bool):
-    """Rows after (value, last_id) in the order (key, id), both ascending or both descending."""
+    """Rows after (value, last_id) in the order (key, id), both ascending or both descending.
+
+    Said as a range on the key and then a filter, so that both databases read the key's index
+    from that place on: the plain `key > value OR (key = value AND id > last_id)` made
+    PostgreSQL read the index from its start.
+    """
     if descending:
-        return or_(key < value, and_(key == value, id_ < last_id))
-    return or_(key > value, and_(key == value, id_ > last_id))
+        return and_(key <= value, or_(key < value, id_ < last_id))
+    return and_(key >= value, or_(key > value, id_ > last_id))
 
 
 def search_key(text: str) -> str:
@@ -152,6 +159,22 @@ def roster_page(
         last = shown[-1]
         next_cursor = encode("players", [last.name_key, last.id])
     return Page(entries, next_cursor)
+
+
+def players_named(session: DbSession, search: str, ids: Sequence[int] = ()) -> list[Player]:
+    """Up to CHOICES + 1 players by name, archived too, whose names contain `search` (everyone's
+    when it is blank), and the players `ids`, wherever they sort: a choice to pick another
+    player from, once the one choosing is left out."""
+    query = select(Player).order_by(Player.name_key, Player.id).limit(CHOICES + 1)
+    key = search_key(search)
+    if key:
+        query = query.where(_contains(Player.name_key, key))
+    found = list(session.scalars(query))
+    named = {player.id for player in found}
+    wanted = [player_id for player_id in ids if player_id not in named]
+    if wanted:
+        found += session.scalars(select(Player).where(Player.id.in_(wanted)))
+    return found
 
 
 def entries_for(session: DbSession, shown: Sequence[Player]) -> list[RosterEntry]:

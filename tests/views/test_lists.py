@@ -137,3 +137,18 @@ def test_a_league_page_offers_a_bounded_list_of_names_to_pick(app, client, monke
         games.create_game(db.session, "standard", ["Eve", "Dan"])
     offered = parse(client.get(f"/leagues/{league.id}")).select("datalist#roster-names option")
     assert [option["value"] for option in offered] == ["Dan", "Eve", "Ann"]
+
+
+def test_the_merge_page_offers_a_bounded_choice_and_finds_the_others(app, client, monkeypatch):
+    monkeypatch.setattr(pages, "CHOICES", 2)
+    add_players(app, "Ann", "Bob", "Cat", "Zed", "Zack")
+
+    def offered(response) -> list[str]:
+        return [option.text for option in parse(response).select("select#other option")][1:]
+
+    assert offered(client.get("/players/1/merge")) == ["Bob", "Cat"]
+    assert offered(client.get("/players/1/merge?q=ZA")) == ["Zack"]
+    # A player posted is accepted wherever the name sorts.
+    with app.app_context():
+        zed = players.find_or_add(db.session, ["Zed"])[0].id
+    assert client.post("/players/1/merge", data={"other": str(zed)}).status_code == 303
