@@ -330,6 +330,8 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
     seat = {"players-0": two[0], "players-1": two[1], "mode": "standard", "target": "500"}
     typed = seat | {"action": "search", "new_name": "mor1"}
     lists = [
+        # Not a list: one query, for how long any answer takes on the machine as it is now.
+        ("Floor: API, one player", "GET", "/api/v1/players/1", None, {}),
         ("Home page", "GET", "/", None, {}),
         *(
             [("Home, more games in progress (htmx)", "GET", f"/?cursor={home_cursor}", None, htmx)]

@@ -7,8 +7,11 @@ each document is declared in scorer.api.schemas.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .. import scoring
-from ..models import Game, Seat
+from ..models import Seat
+from ..services.pages import GameRow
 from ..services.players import RosterEntry
 from ..services.snapshots import GameSnapshot
 from . import schemas
@@ -97,21 +100,22 @@ def _winner(view: GameSnapshot, side: scoring.SideState) -> schemas.Winner:
     )
 
 
-def game_summary(game: Game, hand_count: int) -> schemas.GameSummary:
+def game_summary(row: GameRow) -> schemas.GameSummary:
     """A game in a list: its players and how far it went, not its hands."""
-    if game.abandoned_at is not None:
+    status: Literal["in_progress", "finished", "abandoned"]
+    if row.abandoned:
         status = "abandoned"
-    elif game.finished_at is not None:
+    elif row.finished:
         status = "finished"
     else:
         status = "in_progress"
     return schemas.GameSummary(
-        id=game.id,
-        mode=game.mode,
+        id=row.id,
+        mode=row.mode,
         status=status,
-        players=[seat.player.name for seat in game.seats],
-        hand_count=hand_count,
-        created_at=game.created_at.isoformat(timespec="seconds") + "Z",
+        players=row.players,
+        hand_count=row.hand_count,
+        created_at=row.created_at.isoformat(timespec="seconds") + "Z",
     )
 
 

@@ -103,8 +103,7 @@ bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))
 def list_games() -> Response:
     limit = schemas.page_limit(request.args.get("limit"))
     page = _page(lambda cursor: pages.game_page(db.session, cursor, limit))
-    counts = pages.hand_counts(db.session, page.items)
-    found = [game_summary(game, counts.get(game.id, 0)) for game in page.items]
+    found = [game_summary(row) for row in page.items]
     return _answer(schemas.GameList(games=found, next=page.next))
 
 
