@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
@@ -33,8 +33,24 @@ class Player(Model):
     seats: Mapped[list[Seat]] = relationship(back_populates="player")
 
 
+# Rows a list reads a page of, in its own order, through an index (services.pages).
+GAMES_PLAYING = "finished_at IS NULL AND abandoned_at IS NULL"
+
+
 class Game(Model):
     __tablename__ = "games"
+    __table_args__ = (
+        # The home page's games in progress, the latest played first: in progress are few.
+        Index(
+            "ix_games_playing",
+            "updated_at",
+            "id",
+            postgresql_where=text(GAMES_PLAYING),
+            sqlite_where=text(GAMES_PLAYING),
+        ),
+        Index("ix_games_finished_at", "finished_at", "id"),
+        Index("ix_games_abandoned_at", "abandoned_at", "id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     mode: Mapped[str] = mapped_column(String(16))
@@ -72,6 +88,8 @@ class Seat(Model):
     __table_args__ = (
         UniqueConstraint("game_id", "position"),
         UniqueConstraint("game_id", "player_id"),
+        # A player's latest games, for the setup page's "who plays with whom".
+        Index("ix_seats_player_id_game_id", "player_id", "game_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -188,6 +206,7 @@ class RatingClock(Model):
 
 class League(Model):
     __tablename__ = "leagues"
+    __table_args__ = (Index("ix_leagues_name_id", "name", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(TEAM_NAME_MAX_LENGTH))

@@ -7,8 +7,11 @@ each document is declared in scorer.api.schemas.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .. import scoring
 from ..models import Seat
+from ..services.pages import GameRow
 from ..services.players import RosterEntry
 from ..services.snapshots import GameSnapshot
 from . import schemas
@@ -94,6 +97,25 @@ def _player(
 def _winner(view: GameSnapshot, side: scoring.SideState) -> schemas.Winner:
     return schemas.Winner(
         name=view.side_name(side), players=[view.names[seat] for seat in side.seats]
+    )
+
+
+def game_summary(row: GameRow) -> schemas.GameSummary:
+    """A game in a list: its players and how far it went, not its hands."""
+    status: Literal["in_progress", "finished", "abandoned"]
+    if row.abandoned:
+        status = "abandoned"
+    elif row.finished:
+        status = "finished"
+    else:
+        status = "in_progress"
+    return schemas.GameSummary(
+        id=row.id,
+        mode=row.mode,
+        status=status,
+        players=row.players,
+        hand_count=row.hand_count,
+        created_at=row.created_at.isoformat(timespec="seconds") + "Z",
     )
 
 

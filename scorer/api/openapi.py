@@ -12,6 +12,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, models_json_schema
 
 from ..limits import ID_MAX
+from ..services import pages
 from . import schemas
 
 JSON = "application/json"
@@ -24,6 +25,7 @@ DOCUMENTS: list[type[BaseModel]] = [
     schemas.Game,
     schemas.Player,
     schemas.PlayerList,
+    schemas.GameList,
     schemas.Errors,
     schemas.Message,
 ]
@@ -111,6 +113,30 @@ def _operation(
 
 
 GAME = {"$ref": "#/components/responses/Game"}
+PAGE_PARAMETERS = [
+    {
+        "name": "limit",
+        "in": "query",
+        "required": False,
+        "description": f"How many to answer with: {pages.PAGE_SIZE} when left out, "
+        f"at most {pages.MAX_PAGE_SIZE} whatever is asked.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    {
+        "name": "cursor",
+        "in": "query",
+        "required": False,
+        "description": "The `next` of the page before; left out for the first page.",
+        "schema": {"type": "string"},
+    },
+]
+SEARCH = {
+    "name": "q",
+    "in": "query",
+    "required": False,
+    "description": "Only names that contain this, ignoring case and width.",
+    "schema": {"type": "string", "maxLength": pages.SEARCH_MAX_LENGTH},
+}
 GAME_ID = _id("game_id", "Game id.")
 LOCATION = {"description": "The game's address.", "required": True, "schema": {"type": "string"}}
 
@@ -121,13 +147,20 @@ PATHS: dict[str, Any] = {
         )
     },
     "/api/v1/games": {
+        "get": _operation(
+            "list_games",
+            "Games, the newest first, a page at a time.",
+            ("200", _json(_ref("GameList"), "A page of games.")),
+            "Invalid",
+        )
+        | {"parameters": PAGE_PARAMETERS},
         "post": _operation(
             "create_game",
             "Start a game; new names join the roster.",
             ("201", _json(_ref("Game"), "The game was started.", headers={"Location": LOCATION})),
             *WRITE_ERRORS,
             body="NewGame",
-        )
+        ),
     },
     "/api/v1/games/{game_id}": {
         "parameters": [GAME_ID],
@@ -167,9 +200,11 @@ PATHS: dict[str, Any] = {
     "/api/v1/players": {
         "get": _operation(
             "list_players",
-            "The roster, most often seated first.",
-            ("200", _json(_ref("PlayerList"), "Every roster player.")),
+            "The roster by name, a page at a time.",
+            ("200", _json(_ref("PlayerList"), "A page of roster players.")),
+            "Invalid",
         )
+        | {"parameters": [*PAGE_PARAMETERS, SEARCH]},
     },
     "/api/v1/players/{player_id}": {
         "parameters": [_id("player_id", "Roster player id.")],

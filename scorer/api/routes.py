@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask.views import MethodView
@@ -12,11 +13,11 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType, default_except
 from ..extensions import csrf, db
 from ..limits import ID_MAX
 from ..scoring import Rejected
-from ..services import games, hands, players
+from ..services import games, hands, pages, players
 from ..services.errors import Conflict, ServiceError
 from ..services.snapshots import GameSnapshot
 from . import errors, schemas
-from .documents import game_document, player_document
+from .documents import game_document, game_summary, player_document
 from .openapi import OPENAPI
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -32,6 +33,7 @@ bp.before_app_request(errors.routing_error)
 GAME = f"/games/<int(min=1, max={ID_MAX}):game_id>"
 HAND = f"{GAME}/hands/<int(min=1, max={ID_MAX}):number>"
 PLAYER = f"/players/<int(min=1, max={ID_MAX}):player_id>"
+T = TypeVar("T")
 
 
 @bp.get("/openapi.json")
@@ -99,10 +101,30 @@ class HandResource(MethodView):
 bp.add_url_rule(HAND, view_func=HandResource.as_view("hand"))
 
 
+@bp.get("/games")
+def list_games() -> Response:
+    limit = schemas.page_limit(request.args.get("limit"))
+    page = _page(lambda cursor: pages.game_page(db.session, cursor, limit))
+    found = [game_summary(row) for row in page.items]
+    return _answer(schemas.GameList(games=found, next=page.next))
+
+
 @bp.get("/players")
 def list_players() -> Response:
-    entries = list(map(player_document, players.roster_entries(db.session)))
-    return _answer(schemas.PlayerList(players=entries))
+    limit = schemas.page_limit(request.args.get("limit"))
+    search = request.args.get("q", "")[: pages.SEARCH_MAX_LENGTH]
+    page = _page(lambda cursor: pages.roster_page(db.session, cursor, limit, search))
+    return _answer(
+        schemas.PlayerList(players=list(map(player_document, page.items)), next=page.next)
+    )
+
+
+def _page(read: Callable[[str | None], pages.Page[T]]) -> pages.Page[T]:
+    """A page read from the `cursor` parameter; 422 for a cursor this server did not give."""
+    try:
+        return read(request.args.get("cursor") or None)
+    except pages.BadCursor as bad:
+        raise schemas.Invalid({"cursor": [bad.message]}) from None
 
 
 @bp.get(PLAYER)

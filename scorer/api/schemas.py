@@ -47,6 +47,15 @@ class Invalid(Exception):
         self.errors = errors
 
 
+def page_limit(text: str | None) -> int | None:
+    """The `limit` query parameter: a whole number of rows; Invalid otherwise."""
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 6 or int(text) < 1:
+        raise Invalid({"limit": ["Must be a whole number, at least 1."]})
+    return int(text)
+
+
 def _storable(value: str) -> str:
     # Only what no database can store; control characters in a name are the rules' to refuse.
     if "\x00" in value:
@@ -289,6 +298,25 @@ class Player(Document):
 
 class PlayerList(Document):
     players: list[Player]
+    next: str | None = Field(
+        description="Pass as `cursor` for the players after these; null on the last page."
+    )
+
+
+class GameSummary(Document):
+    id: int
+    mode: Annotated[str, MODE_SCHEMA]
+    status: Literal["in_progress", "finished", "abandoned"]
+    players: list[str] = Field(description="Names in seat order.")
+    hand_count: Whole
+    created_at: str = Field(description="When the game was started, UTC, ISO 8601.")
+
+
+class GameList(Document):
+    games: list[GameSummary]
+    next: str | None = Field(
+        description="Pass as `cursor` for the games after these; null on the last page."
+    )
 
 
 class Errors(Document):

@@ -23,7 +23,7 @@ class RenameForm(FlaskForm):
         attach(self, problems, {"name": self.name})
 
 
-def _entry_id(value: object) -> int:
+def entry_id(value: object) -> int:
     """A posted choice as a player id; anything else is the placeholder, 0, which no player has."""
     if isinstance(value, int):
         return value
@@ -36,7 +36,7 @@ def _entry_id(value: object) -> int:
 class MergeForm(FlaskForm):
     other = SelectField(
         "The same person, entered as",
-        coerce=_entry_id,
+        coerce=entry_id,
         validators=[InputRequired("Choose the other entry.")],
         validate_choice=False,
     )

@@ -11,7 +11,7 @@ from .. import scoring
 from ..database import DbSession
 from ..limits import TEAM_NAME, is_id
 from ..models import Game, Player, ScorerLink, Seat, Team, utcnow
-from . import players, results
+from . import pages, players, results
 from .errors import Conflict, NotFound
 from .snapshots import GameSnapshot, snapshots_of, with_players
 
@@ -34,18 +34,15 @@ def version_of(session: DbSession, game_id: int) -> int:
     return version
 
 
-def list_games(session: DbSession) -> tuple[list[GameSnapshot], list[GameSnapshot]]:
-    """Games in progress, newest first, and the most recently finished ones."""
-    playing = (
-        session.scalars(
-            select(Game)
-            .where(Game.finished_at.is_(None), Game.abandoned_at.is_(None))
-            .order_by(Game.updated_at.desc(), Game.id.desc())
-            .options(*with_players())
-        )
-        .unique()
-        .all()
-    )
+def list_games(
+    session: DbSession, playing: pages.Page[Game] | None = None
+) -> tuple[list[GameSnapshot], list[GameSnapshot]]:
+    """Games in progress, the latest played first, and the most recently finished ones.
+
+    The games in progress are `playing`'s, or the first page of them (services.pages).
+    """
+    if playing is None:
+        playing = pages.playing_page(session)
     finished = (
         session.scalars(
             select(Game)
@@ -57,8 +54,8 @@ def list_games(session: DbSession) -> tuple[list[GameSnapshot], list[GameSnapsho
         .unique()
         .all()
     )
-    views = snapshots_of(session, [*playing, *finished])
-    return views[: len(playing)], views[len(playing) :]
+    views = snapshots_of(session, [*playing.items, *finished])
+    return views[: len(playing.items)], views[len(playing.items) :]
 
 
 def abandoned_games(session: DbSession) -> list[GameSnapshot]:

@@ -90,14 +90,6 @@ class SeasonSnapshot:
         return sum(view.state == "played" for view in self.fixtures)
 
 
-def list_leagues(session: DbSession) -> list[League]:
-    return list(
-        session.scalars(
-            select(League).order_by(League.name, League.id).options(selectinload(League.seasons))
-        )
-    )
-
-
 def create_league(session: DbSession, name: str, target: int, format: str = "teams") -> League:
     """A new league of partners games to `target`."""
     problems = []

@@ -24,8 +24,11 @@ from .htmx import see_other
 bp = Blueprint("backup", __name__, url_prefix="/backup")
 
 # A backup grows with every hand, past the app's limit for forms (MAX_CONTENT_LENGTH); a restore
-# may send this much instead (BACKUP_MAX_CONTENT_LENGTH overrides it).
+# may send this much instead (BACKUP_MAX_CONTENT_LENGTH overrides it). A restore through a request
+# holds the whole file in memory and a worker for its length; a bigger one is for `scorer import`,
+# which reads the file in batches on the server.
 BACKUP_MAX_BYTES = 32 * 1024 * 1024
+IMPORT_COMMAND = "scorer import FILE"
 
 
 @bp.before_request
@@ -68,9 +71,10 @@ def restore() -> tuple[str, int] | Response:
         form = RestoreForm()
     except RequestEntityTooLarge:
         form = RestoreForm(formdata=None)
-        limit = request.max_content_length or 0
-        size = f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 2**10} KB"
-        form.file.errors = [f"This file is too big to be a backup (at most {size})."]
+        form.file.errors = [
+            f"This file is too big to restore here (at most {_limit()}). Restore it on the "
+            f"server with the command {IMPORT_COMMAND}."
+        ]
         return _page(form), 413
     if form.validate():
         try:
@@ -84,10 +88,17 @@ def restore() -> tuple[str, int] | Response:
     return _page(form), 422
 
 
+def _limit() -> str:
+    limit = current_app.config.get("BACKUP_MAX_CONTENT_LENGTH", BACKUP_MAX_BYTES)
+    return f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 2**10} KB"
+
+
 def _page(form: RestoreForm) -> str:
     return render_template(
         "backup/index.html",
         form=form,
+        limit=_limit(),
+        import_command=IMPORT_COMMAND,
         counts=backup.stored_counts(db.session),
         describe=backup.describe,
     )

@@ -15,7 +15,7 @@ from ..forms.games import LENGTH_HINTS, MODE_HINTS, MODE_LABELS, TARGET_PRESETS,
 from ..forms.hands import HandForm
 from ..fragments import wants_fragment
 from ..scoring import MAX_BLANK_VALUE, MAX_HANDS, Rejected, head_to_head
-from ..services import cleanup, fixtures, games, newcomers, players
+from ..services import cleanup, fixtures, games, newcomers, pages
 from .htmx import render, see_other
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -23,14 +23,21 @@ bp = Blueprint("games", __name__, url_prefix="/games")
 bp.add_app_template_global(head_to_head, "head_to_head")
 
 
+# The setup's action that looks up the roster for the name typed so far: the Find button without
+# JavaScript, and the name box itself as it is typed in with htmx.
+SEARCH = "search"
+
+
 @bp.route("/new", methods=["GET", "POST"])
 def new() -> Response:
     form = SetupForm()
     status = 200
     asking = None
+    searching = False
     if request.method == "POST":
         # Without an action (the mode was changed) the form is only shown again.
         action = request.form.get("action", "")
+        searching = action == SEARCH
         if action in ("add", "start") and (form.new_name.data or "").strip():
             # "Anne" beside the roster's Ann is asked about before it is seated.
             asking = newcomers.setup_question(db.session, form.new_name.data or "", form.names)
@@ -67,7 +74,10 @@ def new() -> Response:
         status,
         form=form,
         asking=asking,
-        roster=players.roster(db.session),
+        # The seated, then the players this table is likely to pick; a search finds the rest.
+        roster=pages.suggested_players(
+            db.session, form.names, form.new_name.data or "" if searching else ""
+        ),
         presets=TARGET_PRESETS,
         mode_labels=MODE_LABELS,
         mode_hints=MODE_HINTS,

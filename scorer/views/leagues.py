@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, abort, request, url_for
 
 from ..extensions import db
 from ..forms.leagues import LeagueForm, RotationForm, SeasonForm, TeamForm, TeamRenameForm
 from ..scoring import Rejected
-from ..services import league_teams, leagues, newcomers, players
+from ..services import league_teams, leagues, newcomers, pages
 from .htmx import render, see_other
 
 bp = Blueprint("leagues", __name__, url_prefix="/leagues")
@@ -23,8 +23,13 @@ def rotation_length() -> dict[str, int]:
 
 
 @bp.get("/")
-def index() -> str:
-    return render_template("leagues/index.html", leagues=leagues.list_leagues(db.session))
+def index() -> Response:
+    """Leagues by name, a page at a time; htmx asks for the next page's rows alone."""
+    try:
+        found = pages.league_page(db.session, request.args.get("cursor") or None)
+    except pages.BadCursor as bad:
+        abort(400, bad.message)
+    return render("leagues/index.html", "leagues/_items.html", found=found)
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -145,7 +150,9 @@ def _show(
         league=league,
         team_form=team_form or TeamForm(formdata=None),
         season_form=season_form,
-        roster=players.roster(db.session),
+        # Names a browser offers as they are typed: who played lately, a bounded list; any
+        # other name can still be typed.
+        roster=pages.suggested_players(db.session, [], size=pages.NAMES_OFFERED),
         played_teams=league_teams.played_teams(db.session, league_id),
         rename_forms=_rename_forms(league, renaming),
         asking=asking,

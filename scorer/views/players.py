@@ -4,20 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from ..extensions import db
-from ..forms.players import MergeForm, RenameForm
+from ..forms.players import MergeForm, RenameForm, entry_id
 from ..scoring import Rejected
-from ..services import players, profiles, roster
+from ..services import pages, players, profiles, roster
 from .htmx import render, see_other
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
 
 @bp.get("/")
-def index() -> str:
-    return render_template("players/index.html", entries=players.entries_by_name(db.session))
+def index() -> Response:
+    """The roster by name, a page at a time; htmx asks for the next page's rows alone."""
+    search = request.args.get("q", "")[: pages.SEARCH_MAX_LENGTH]
+    try:
+        found = pages.roster_page(db.session, request.args.get("cursor") or None, search=search)
+    except pages.BadCursor as bad:
+        abort(400, bad.message)
+    return render(
+        "players/index.html",
+        "players/_entries.html",
+        entries=found,
+        search=search,
+        search_max_length=pages.SEARCH_MAX_LENGTH,
+    )
 
 
 @bp.get("/<int:player_id>")
@@ -40,13 +52,24 @@ def rename(player_id: int) -> Response:
 @bp.route("/<int:player_id>/merge", methods=["GET", "POST"])
 def merge(player_id: int) -> Response:
     player = players.load_player(db.session, player_id)
-    form = MergeForm.for_player(player, players.roster(db.session, archived=True))
+    search = request.args.get("q", "")[: pages.SEARCH_MAX_LENGTH]
+    # The choice offers the names found, and always the one posted, wherever it sorts.
+    posted = entry_id(request.form.get("other", "")) if request.method == "POST" else 0
+    offered = pages.players_named(db.session, search, [posted] if posted else [])
+    form = MergeForm.for_player(player, offered)
     return _change(
-        player_id, form, lambda: roster.merge(db.session, player_id, form.other.data), "merge"
+        player_id,
+        form,
+        lambda: roster.merge(db.session, player_id, form.other.data),
+        "merge",
+        search=search,
+        search_max_length=pages.SEARCH_MAX_LENGTH,
     )
 
 
-def _change(player_id: int, form, change: Callable[[], object], page: str) -> Response:
+def _change(
+    player_id: int, form, change: Callable[[], object], page: str, **context: object
+) -> Response:
     """Show the form, or carry out `change` on a valid post and go back to the profile."""
     status = 200
     if request.method == "POST":
@@ -58,7 +81,14 @@ def _change(player_id: int, form, change: Callable[[], object], page: str) -> Re
             form.attach(rejected.problems)
         status = 422
     player = players.load_player(db.session, player_id)
-    return render(f"players/{page}.html", f"players/_{page}.html", status, player=player, form=form)
+    return render(
+        f"players/{page}.html",
+        f"players/_{page}.html",
+        status,
+        player=player,
+        form=form,
+        **context,
+    )
 
 
 @bp.post("/<int:player_id>/archive")

@@ -113,7 +113,7 @@ def test_the_rules_refuse_a_setup_with_422_by_field(api, fields, field):
     assert response.status_code == 422
     assert list(response.json["errors"]) == [field]
     assert all(isinstance(message, str) for message in response.json["errors"][field])
-    assert api.get("/api/v1/players").json == {"players": []}
+    assert api.get("/api/v1/players").json == {"players": [], "next": None}
 
 
 def test_the_rules_messages_are_the_same_as_on_the_setup_page(api):
@@ -162,7 +162,7 @@ def test_wrong_types_are_422_not_500(api, body, field):
     response = api.post("/api/v1/games", data=json.dumps(body), content_type="application/json")
     assert response.status_code == 422
     assert field in response.json["errors"]
-    assert api.get("/api/v1/players").json == {"players": []}
+    assert api.get("/api/v1/players").json == {"players": [], "next": None}
 
 
 def test_a_lone_surrogate_in_raw_json_is_refused(api):
@@ -359,3 +359,29 @@ def test_a_name_differing_only_by_width_or_invisible_characters_is_the_roster_na
     assert [player["name"] for player in again["players"]] == ["Ann", "Bob"]
     new = api.start(["\uff23\uff41\uff54\u00ad", "Bob"])
     assert new["players"][0]["name"] == "Cat"
+
+
+def test_the_games_list_is_paged_newest_first_and_stable_across_new_games(api):
+    started = [api.start(["Ann", "Bob"]) for _ in range(3)]
+    api.hand(started[0], 0, {1: 5})
+    first = api.get("/api/v1/games", query_string={"limit": "2"}).json
+    assert [game["id"] for game in first["games"]] == [started[2]["id"], started[1]["id"]]
+    assert first["games"][0]["players"] == ["Ann", "Bob"]
+    assert first["games"][0]["status"] == "in_progress"
+    api.start(["Cat", "Dan"])  # newer: on no page still to come
+    rest = api.get("/api/v1/games", query_string={"limit": "2", "cursor": first["next"]}).json
+    assert [game["id"] for game in rest["games"]] == [started[0]["id"]]
+    assert rest["games"][0]["hand_count"] == 1
+    assert rest["next"] is None
+
+
+def test_the_games_list_takes_the_same_queries_however_many_games(api, count_queries):
+    api.start(["Ann", "Bob"])
+    with count_queries() as before:
+        api.get("/api/v1/games")
+    for _ in range(4):
+        game = api.start(["Cat", "Dan", "Eve"])
+        api.hand(game, 0, {1: 5, 2: 7})
+    with count_queries() as after:
+        api.get("/api/v1/games")
+    assert len(after) == len(before)

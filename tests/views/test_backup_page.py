@@ -67,6 +67,11 @@ def without_date(body: bytes) -> dict:
     return data
 
 
+def test_the_page_states_the_largest_file_it_restores_and_the_command_for_bigger(client):
+    page = client.get("/backup/").get_data(as_text=True)
+    assert "at most 32 MB" in page and "<code>scorer import FILE</code>" in page
+
+
 def test_the_page_offers_both_downloads_and_a_restore_form(client, filled):
     page = parse(client.get("/backup/"))
 
@@ -185,7 +190,9 @@ def test_a_file_too_big_for_a_backup_is_refused(app, rows):
     try:
         response = upload(small.test_client(), b" " * (100 * 1024 + 1))
         assert response.status_code == 413
-        assert "too big to be a backup (at most 100 KB)" in error_for(parse(response), "file")
+        message = error_for(parse(response), "file")
+        assert "too big to restore here (at most 100 KB)" in message
+        assert "scorer import" in message
         assert rows("players") == 0
     finally:
         with small.app_context():
