@@ -29,7 +29,7 @@ from flask import (
 )
 from flask import session as flask_session
 from flask_login import current_user
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import delete, exists, select
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -37,7 +37,7 @@ from .database import DbSession
 from .extensions import db, limiter, login_manager
 from .fragments import wants_fragment
 from .limits import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
-from .models import ApiToken, Game, ScorerLink, User, utcnow
+from .models import ApiToken, Game, ScorerLink, User, new_secret, utcnow
 from .services.transactions import in_transaction
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -143,13 +143,13 @@ def set_password(session: DbSession, user: User, password: str) -> None:
         raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
     with in_transaction(session):
         user.password_hash = _hash(password)
-        _bump_generation(session, user)
+        user.session_key = new_secret()
 
 
 def end_sessions(session: DbSession, user: User) -> None:
     """Sign `user` out everywhere: a session cookie made before, even a copied one, is refused."""
     with in_transaction(session):
-        _bump_generation(session, user)
+        user.session_key = new_secret()
 
 
 def remove_user(session: DbSession, user: User) -> None:
@@ -275,25 +275,13 @@ def _dummy_hash(method: str) -> str:
     return generate_password_hash(secrets.token_urlsafe(16), method=method)
 
 
-def _bump_generation(session: DbSession, user: User) -> None:
-    session.execute(
-        update(User)
-        .where(User.id == user.id)
-        .values(session_generation=User.session_generation + 1)
-        .execution_options(synchronize_session=False)
-    )
-    session.expire(user, ["session_generation"])
+def _load_user(session_key: str) -> User | None:
+    """The signed-in user, unless their sessions were ended since this one began.
 
-
-def _load_user(user_id: str) -> User | None:
-    """The signed-in user, unless their sessions were ended since this one began."""
-    number, _, generation = user_id.partition(":")
-    if not (number.isdigit() and generation.isdigit()):
-        return None
-    user = db.session.get(User, int(number))
-    if user is None or user.session_generation != int(generation):
-        return None
-    return user
+    A cookie from before session keys names a user by id (and a count): it names no key, so it
+    is signed out once.
+    """
+    return db.session.scalar(select(User).where(User.session_key == session_key))
 
 
 def _guard_writes() -> BaseResponse | tuple[str, int] | None:
