@@ -62,11 +62,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     keep_sqlite_file_private(app.config["SQLALCHEMY_DATABASE_URI"])
     proxy.init_app(app)
 
-    from . import access, assets, database, security, whitespace
+    from . import access, assets, database, routing, security, whitespace
     from .api import routes as api
     from .extensions import csrf, db, migrate
     from .views import auth, errors, games, hands, home, pwa, rules, sync
 
+    routing.init_app(app)
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)
