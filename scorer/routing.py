@@ -21,13 +21,13 @@ from .limits import ID_MAX
 def at_most(limit: int) -> str:
     """A pattern matching the whole numbers 0 to `limit` written without leading zeros."""
     digits = str(limit)
-    shorter = [r"[1-9]\d{0,%d}" % (len(digits) - 2)] if len(digits) > 1 else []
+    shorter = [rf"[1-9]\d{{0,{len(digits) - 2}}}"] if len(digits) > 1 else []
     same_length = []
     for place, digit in enumerate(digits):
         lowest = 1 if place == 0 else 0
         if int(digit) > lowest:
             rest = len(digits) - place - 1
-            tail = r"\d{%d}" % rest if rest else ""
+            tail = rf"\d{{{rest}}}" if rest else ""
             same_length.append(f"{digits[:place]}[{lowest}-{int(digit) - 1}]{tail}")
     return "(?:" + "|".join(["0", *shorter, *same_length, digits]) + ")"
 

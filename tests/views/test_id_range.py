@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 
 from scorer.limits import ID_MAX
+from scorer.routing import at_most
 
 TOO_LARGE = (ID_MAX + 1, 2**63, 10**30)
 
@@ -54,3 +55,12 @@ def test_an_id_out_of_range_is_not_found_on_every_route(app, client, new_game, n
 def test_the_largest_id_a_column_holds_is_looked_up(client):
     assert client.get(f"/games/{ID_MAX}").status_code == 404
     assert client.get(f"/api/v1/games/{ID_MAX}").json == {"message": "There is no such game."}
+
+
+@pytest.mark.parametrize("limit", [1, 9, 10, 305, 1000, ID_MAX, 2**63 - 1])
+def test_the_pattern_matches_exactly_the_numbers_up_to_its_limit(limit):
+    pattern = re.compile(at_most(limit))
+    numbers = [*range(1100), limit - 1, limit, limit + 1, limit * 10, 10 ** len(str(limit))]
+    numbers += [int(str(limit)[:-1] + str(digit)) for digit in range(10) if limit >= 10]
+    assert [n for n in numbers if pattern.fullmatch(str(n))] == [n for n in numbers if n <= limit]
+    assert pattern.fullmatch("007") is None
