@@ -310,6 +310,12 @@ def _guard_writes() -> BaseResponse | tuple[str, int] | None:
         and may_score(db.session, game_id)
     ):
         return None
+    message = "Only signed-in users can change scores on this server."
+    if request.blueprint == "sync":
+        # The phone's queue reads JSON, as every other answer of the sync endpoint.
+        response = jsonify(message=message)
+        response.status_code = 401
+        return response
     back = request.path if request.method == "GET" else request.referrer
     login = url_for("auth.login", next=back or url_for("home.index"))
     if wants_fragment():
@@ -318,5 +324,4 @@ def _guard_writes() -> BaseResponse | tuple[str, int] | None:
         return response
     if request.method == "POST" and request.path == url_for("auth.logout"):
         return redirect(url_for("home.index"), 303)
-    message = "Only signed-in users can change scores on this server."
     return render_template("errors/error.html", message=message, status=401, login=login), 401
