@@ -1,5 +1,5 @@
-"""The JSON endpoints (a phone's queue sending hands, and the API) answer every error in JSON: a body
-too large, a refused CSRF token, a sign-in needed, not only the refusals of the rules."""
+"""The JSON endpoints (the phone's queue sending hands, and the API) answer every error in JSON: a
+body too large, a refused CSRF token, a sign-in needed, not only the refusals of the rules."""
 
 from __future__ import annotations
 
