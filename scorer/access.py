@@ -61,6 +61,9 @@ SCORER_ENDPOINTS = frozenset({"hands.create", "hands.edit", "hands.undo", "sync.
 SCORER_LINKS = "scorer_links"
 # A phone at a league night opens one table's link; a few spare places are plenty.
 SCORER_LINKS_KEPT = 20
+# Answers that show a secret whoever asks: a new scorer link's token, and opening one (its token is
+# in the address).
+SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score"})
 # How stale a token's last use may be before a write records it again.
 TOKEN_USE_RESOLUTION = timedelta(minutes=1)
 # Settings read from the environment when instance/config.py does not give them (Flask-Limiter's).
@@ -74,6 +77,7 @@ def init_app(app: Flask) -> None:
     configure_limits(app)
     limiter.init_app(app)
     app.before_request(_guard_writes)
+    app.after_request(_keep_private)
     # can_score also holds for whoever opened this game's scorer link: the pad, not the menu.
     app.context_processor(
         lambda: {
@@ -282,6 +286,21 @@ def _load_user(session_key: str) -> User | None:
     is signed out once.
     """
     return db.session.scalar(select(User).where(User.session_key == session_key))
+
+
+def _keep_private(response: BaseResponse) -> BaseResponse:
+    """`Cache-Control: no-store` on what no cache may keep: every page or fragment made for a
+    session with rights a visitor lacks (a signed-in user, a scorer link's holder), which shows
+    their name and carries the CSRF token that lets them write, and whatever shows a secret.
+
+    A visitor's pages hold what any visitor sees and stay cacheable; so do static files. The
+    service worker's copies of pages are its own, kept whatever the header says (see pwa/sw.js).
+    """
+    if request.endpoint in SECRET_ENDPOINTS or (
+        response.mimetype == "text/html" and (current_user.is_authenticated or session_links())
+    ):
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _guard_writes() -> BaseResponse | tuple[str, int] | None:
