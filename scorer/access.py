@@ -64,6 +64,8 @@ SCORER_LINKS_KEPT = 20
 # Answers that show a secret whoever asks: a new scorer link's token, and opening one (its token is
 # in the address).
 SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score"})
+# The header naming, on a signed-in user's pages, whose page it is (see account_mark).
+ACCOUNT_HEADER = "X-Account"
 # How stale a token's last use may be before a write records it again.
 TOKEN_USE_RESOLUTION = timedelta(minutes=1)
 # Settings read from the environment when instance/config.py does not give them (Flask-Limiter's).
@@ -300,7 +302,17 @@ def _keep_private(response: BaseResponse) -> BaseResponse:
         response.mimetype == "text/html" and (current_user.is_authenticated or session_links())
     ):
         response.headers["Cache-Control"] = "no-store"
+    if response.mimetype == "text/html" and current_user.is_authenticated:
+        # Tells the service worker whose page this is: it drops the copies of any other.
+        response.headers[ACCOUNT_HEADER] = account_mark(current_user.session_key)
     return response
+
+
+def account_mark(session_key: str) -> str:
+    """Names a signed-in session to the service worker without giving away its key; a new key
+    (a sign-out, a new password) gives a new mark."""
+    secret = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(secret, b"account:" + session_key.encode(), "sha256").hexdigest()[:24]
 
 
 def _guard_writes() -> BaseResponse | tuple[str, int] | None:

@@ -4,13 +4,15 @@ shows a secret, say `Cache-Control: no-store`; a visitor's pages and static file
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 from document import HTMX, parse
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.access import add_user
+from scorer.access import add_user, set_password
 from scorer.assets import static_url
 from scorer.extensions import db, limiter
+from scorer.models import User
 
 PASSWORD = "correct horse battery"
 
@@ -67,3 +69,18 @@ def test_a_visitors_pages_and_static_files_keep_caching(app, organiser, client, 
     for who in (client, organiser):
         with who.get(asset) as cached:
             assert cached.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+
+
+def test_a_signed_in_users_pages_say_whose_they_are_for_the_service_worker(app, organiser, client):
+    mark = organiser.get("/").headers["X-Account"]
+    assert len(mark) == 24 and organiser.get("/players").headers["X-Account"] == mark
+    assert "X-Account" not in client.get("/").headers
+    # Not the session key itself, and a new one once the session is ended.
+    with app.app_context():
+        user = db.session.scalar(sa.select(User))
+        assert mark not in user.session_key
+        set_password(db.session, user, "a brand new passphrase")
+    assert "X-Account" not in organiser.get("/").headers
+    again = app.test_client()
+    again.post("/login", data={"name": "Owner", "password": "a brand new passphrase"})
+    assert again.get("/").headers["X-Account"] not in ("", mark)
