@@ -25,6 +25,11 @@ def new_secret() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_game_key() -> str:
+    """A random key telling one game from every other: 96 bits, in 16 characters a page sends."""
+    return secrets.token_urlsafe(12)
+
+
 # For the tables whose ids leave the server (in addresses, sessions, a phone's queued hands, the
 # token list): SQLite otherwise gives a deleted row's id to the next row, so a bookmark, a cookie or
 # a queued hand would name a row it never meant. PostgreSQL's sequences never go back anyway.
@@ -71,7 +76,7 @@ class Game(Model):
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     # Sent with every hand a phone keeps while offline, so the hand can only land in this game.
     # None for games made before there were keys (see scorer.views.sync).
-    sync_key: Mapped[str | None] = mapped_column(String(32), default=new_secret)
+    sync_key: Mapped[str | None] = mapped_column(String(32), default=new_game_key)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"

@@ -67,7 +67,11 @@ def test_the_holder_records_edits_undoes_and_syncs_that_games_hands(app, organis
     assert table.get(f"/games/{game_id}/hands/1/undo").status_code == 200
     assert table.post(f"/games/{game_id}/hands/1/undo").status_code == 303
     assert rows("hands") == 0
-    key = parse(table.get(f"/games/{game_id}")).find("input", name="game_key")["value"]
+    key = (
+        parse(table.get(f"/games/{game_id}"))
+        .find("select", name="game_key")
+        .find("option")["value"]
+    )
     synced = table.post(
         f"/games/{game_id}/hands/1/sync", data=hand_form(1, {0: 7}, 1) | {"game_key": key}
     )
