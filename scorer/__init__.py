@@ -58,15 +58,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = with_driver(app.config["SQLALCHEMY_DATABASE_URI"])
+    if make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() != "sqlite":
+        # A database server ends connections (a restart, a failover, an idle timeout, an
+        # administrator): each pooled one is checked before a request gets it, and replaced if it
+        # was ended, instead of failing the request. A SQLite file has no connection to lose.
+        options = app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {}
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, **options}
     app.config["TRUSTED_HOSTS"] = proxy.trusted_hosts(app.config.get("TRUSTED_HOSTS"))
     keep_sqlite_file_private(app.config["SQLALCHEMY_DATABASE_URI"])
     proxy.init_app(app)
 
-    from . import access, assets, database, security, whitespace
+    from . import access, assets, database, routing, security, whitespace
     from .api import routes as api
     from .extensions import csrf, db, migrate
     from .views import auth, errors, games, hands, home, pwa, rules, sync
 
+    routing.init_app(app)
     db.init_app(app)
     migrate.init_app(app, db)
     csrf.init_app(app)

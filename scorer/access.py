@@ -29,7 +29,7 @@ from flask import (
 )
 from flask import session as flask_session
 from flask_login import current_user
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import delete, exists, select
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -37,7 +37,7 @@ from .database import DbSession
 from .extensions import db, limiter, login_manager
 from .fragments import wants_fragment
 from .limits import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
-from .models import ApiToken, Game, ScorerLink, User, utcnow
+from .models import ApiToken, Game, ScorerLink, User, new_secret, utcnow
 from .services.transactions import in_transaction
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -61,6 +61,11 @@ SCORER_ENDPOINTS = frozenset({"hands.create", "hands.edit", "hands.undo", "sync.
 SCORER_LINKS = "scorer_links"
 # A phone at a league night opens one table's link; a few spare places are plenty.
 SCORER_LINKS_KEPT = 20
+# Answers that show a secret whoever asks: a new scorer link's token, and opening one (its token is
+# in the address).
+SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score"})
+# The header naming, on a signed-in user's pages, whose page it is (see account_mark).
+ACCOUNT_HEADER = "X-Account"
 # How stale a token's last use may be before a write records it again.
 TOKEN_USE_RESOLUTION = timedelta(minutes=1)
 # Settings read from the environment when instance/config.py does not give them (Flask-Limiter's).
@@ -74,6 +79,7 @@ def init_app(app: Flask) -> None:
     configure_limits(app)
     limiter.init_app(app)
     app.before_request(_guard_writes)
+    app.after_request(_keep_private)
     # can_score also holds for whoever opened this game's scorer link: the pad, not the menu.
     app.context_processor(
         lambda: {
@@ -143,13 +149,13 @@ def set_password(session: DbSession, user: User, password: str) -> None:
         raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
     with in_transaction(session):
         user.password_hash = _hash(password)
-        _bump_generation(session, user)
+        user.session_key = new_secret()
 
 
 def end_sessions(session: DbSession, user: User) -> None:
     """Sign `user` out everywhere: a session cookie made before, even a copied one, is refused."""
     with in_transaction(session):
-        _bump_generation(session, user)
+        user.session_key = new_secret()
 
 
 def remove_user(session: DbSession, user: User) -> None:
@@ -275,25 +281,38 @@ def _dummy_hash(method: str) -> str:
     return generate_password_hash(secrets.token_urlsafe(16), method=method)
 
 
-def _bump_generation(session: DbSession, user: User) -> None:
-    session.execute(
-        update(User)
-        .where(User.id == user.id)
-        .values(session_generation=User.session_generation + 1)
-        .execution_options(synchronize_session=False)
-    )
-    session.expire(user, ["session_generation"])
+def _load_user(session_key: str) -> User | None:
+    """The signed-in user, unless their sessions were ended since this one began.
+
+    A cookie from before session keys names a user by id (and a count): it names no key, so it
+    is signed out once.
+    """
+    return db.session.scalar(select(User).where(User.session_key == session_key))
 
 
-def _load_user(user_id: str) -> User | None:
-    """The signed-in user, unless their sessions were ended since this one began."""
-    number, _, generation = user_id.partition(":")
-    if not (number.isdigit() and generation.isdigit()):
-        return None
-    user = db.session.get(User, int(number))
-    if user is None or user.session_generation != int(generation):
-        return None
-    return user
+def _keep_private(response: BaseResponse) -> BaseResponse:
+    """`Cache-Control: no-store` on what no cache may keep: every page or fragment made for a
+    session with rights a visitor lacks (a signed-in user, a scorer link's holder), which shows
+    their name and carries the CSRF token that lets them write, and whatever shows a secret.
+
+    A visitor's pages hold what any visitor sees and stay cacheable; so do static files. The
+    service worker's copies of pages are its own, kept whatever the header says (see pwa/sw.js).
+    """
+    if request.endpoint in SECRET_ENDPOINTS or (
+        response.mimetype == "text/html" and (current_user.is_authenticated or session_links())
+    ):
+        response.headers["Cache-Control"] = "no-store"
+    if response.mimetype == "text/html" and current_user.is_authenticated:
+        # Tells the service worker whose page this is: it drops the copies of any other.
+        response.headers[ACCOUNT_HEADER] = account_mark(current_user.session_key)
+    return response
+
+
+def account_mark(session_key: str) -> str:
+    """Names a signed-in session to the service worker without giving away its key; a new key
+    (a sign-out, a new password) gives a new mark."""
+    secret = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(secret, b"account:" + session_key.encode(), "sha256").hexdigest()[:24]
 
 
 def _guard_writes() -> BaseResponse | tuple[str, int] | None:
@@ -322,6 +341,12 @@ def _guard_writes() -> BaseResponse | tuple[str, int] | None:
         and may_score(db.session, game_id)
     ):
         return None
+    message = "Only signed-in users can change scores on this server."
+    if request.blueprint == "sync":
+        # The phone's queue reads JSON, as every other answer of the sync endpoint.
+        response = jsonify(message=message)
+        response.status_code = 401
+        return response
     back = request.path if request.method == "GET" else request.referrer
     login = url_for("auth.login", next=back or url_for("home.index"))
     if wants_fragment():
@@ -330,5 +355,4 @@ def _guard_writes() -> BaseResponse | tuple[str, int] | None:
         return response
     if request.method == "POST" and request.path == url_for("auth.logout"):
         return redirect(url_for("home.index"), 303)
-    message = "Only signed-in users can change scores on this server."
     return render_template("errors/error.html", message=message, status=401, login=login), 401

@@ -6,6 +6,7 @@ rewritten by the services in the same transaction as every change to a game's ha
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstraint, text
@@ -19,8 +20,25 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def new_secret() -> str:
+    """A random key nobody can guess, for a row to be named by where its id is not enough."""
+    return secrets.token_urlsafe(24)
+
+
+def new_game_key() -> str:
+    """A random key telling one game from every other: 96 bits, in 16 characters a page sends."""
+    return secrets.token_urlsafe(12)
+
+
+# For the tables whose ids leave the server (in addresses, sessions, a phone's queued hands, the
+# token list): SQLite otherwise gives a deleted row's id to the next row, so a bookmark, a cookie or
+# a queued hand would name a row it never meant. PostgreSQL's sequences never go back anyway.
+NEVER_REUSE_IDS = {"sqlite_autoincrement": True}
+
+
 class Player(Model):
     __tablename__ = "players"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH))
@@ -50,6 +68,7 @@ class Game(Model):
         ),
         Index("ix_games_finished_at", "finished_at", "id"),
         Index("ix_games_abandoned_at", "abandoned_at", "id"),
+        NEVER_REUSE_IDS,
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -71,6 +90,9 @@ class Game(Model):
     # Bumped on every change to the hands, so another phone can tell the game has moved on.
     version: Mapped[int] = mapped_column(default=0)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    # Sent with every hand a phone keeps while offline, so the hand can only land in this game.
+    # None for games made before there were keys (see scorer.views.sync).
+    sync_key: Mapped[str | None] = mapped_column(String(32), default=new_game_key)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
@@ -206,7 +228,7 @@ class RatingClock(Model):
 
 class League(Model):
     __tablename__ = "leagues"
-    __table_args__ = (Index("ix_leagues_name_id", "name", "id"),)
+    __table_args__ = (Index("ix_leagues_name_id", "name", "id"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(TEAM_NAME_MAX_LENGTH))
@@ -232,6 +254,7 @@ class LeagueTeam(Model):
     __table_args__ = (
         UniqueConstraint("league_id", "first_player_id", "second_player_id"),
         CheckConstraint("first_player_id < second_player_id", name="pair_in_order"),
+        NEVER_REUSE_IDS,
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -247,7 +270,7 @@ class LeagueTeam(Model):
 
 class Season(Model):
     __tablename__ = "seasons"
-    __table_args__ = (UniqueConstraint("league_id", "number"),)
+    __table_args__ = (UniqueConstraint("league_id", "number"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"))
@@ -267,7 +290,7 @@ class Fixture(Model):
     """Two teams due to meet; played as a partners game, which links back here."""
 
     __tablename__ = "fixtures"
-    __table_args__ = (UniqueConstraint("season_id", "round", "table_number"),)
+    __table_args__ = (UniqueConstraint("season_id", "round", "table_number"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     season_id: Mapped[int] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"))
@@ -290,14 +313,16 @@ class User(Model):
     """Someone allowed to change scores once the server has an owner (see scorer.access)."""
 
     __tablename__ = "users"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    # Part of every signed-in session's id: bumping it (sign-out, a new password) ends them all,
-    # even a session cookie copied before.
-    session_generation: Mapped[int] = mapped_column(default=0, server_default="0")
+    # What a signed-in session names the account by, instead of its id: a new one (sign-out, a new
+    # password) ends every session, even a cookie copied before, and a removed account's cookie
+    # names no account made after it.
+    session_key: Mapped[str] = mapped_column(String(64), unique=True, default=new_secret)
 
     tokens: Mapped[list[ApiToken]] = relationship(
         back_populates="user", cascade="all, delete-orphan"
@@ -312,13 +337,14 @@ class User(Model):
         return True
 
     def get_id(self) -> str:
-        return f"{self.id}:{self.session_generation}"
+        return self.session_key
 
 
 class ApiToken(Model):
     """A token for writing through the API; only its SHA-256 is kept, the token is shown once."""
 
     __tablename__ = "api_tokens"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)

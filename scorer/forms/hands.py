@@ -85,6 +85,9 @@ def _with_seats(seats: int) -> type[HandForm]:
 
 class HandForm(FlaskForm):
     number = HiddenField()
+    # The game's key (Game.sync_key): a hand the phone keeps offline carries it, so the sync
+    # endpoint cannot take it into another game.
+    game_key = HiddenField()
     went_out = RadioField("Who went out?", coerce=int, validate_choice=False)
     active = HiddenField()
     last_card = RadioField("Last card played", choices=LAST_CARD_CHOICES, default="")
@@ -125,6 +128,7 @@ class HandForm(FlaskForm):
                 form.counts[seat].points.data = count.points
         if not form.number.data:
             form.number.data = str(hand.number if hand else view.state.next_hand_number)
+        form.game_key.data = view.game.sync_key or ""
         return form
 
     @property

@@ -27,7 +27,7 @@ import io
 import json
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, null, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -265,6 +265,7 @@ def _game_entry(game: Game) -> form.GameEntry:
         updated_at=game.updated_at,
         finished_at=game.finished_at,
         abandoned_at=game.abandoned_at,
+        sync_key=game.sync_key,
         version=game.version,
         rematch_of=game.rematch_of_id,
         seats=[seat.player_id for seat in game.seats],
@@ -471,6 +472,8 @@ def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -
         updated_at=entry.updated_at,
         finished_at=entry.finished_at,
         abandoned_at=entry.abandoned_at,
+        # NULL, not the model's default, for a game from before keys: as it was.
+        sync_key=null() if entry.sync_key is None else entry.sync_key,
         version=entry.version,
     )
     for i, player_id in enumerate(entry.seats):

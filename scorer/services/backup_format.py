@@ -10,6 +10,7 @@ read as before.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -144,6 +145,7 @@ def _deck(setting: str) -> AfterValidator:
 
 
 T = TypeVar("T")
+GAME_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 Listed = Annotated[list[T], _expect("a list", lambda value: isinstance(value, list))]
 # A date and time in UTC, written in ISO 8601 with its offset; read with any offset.
 Moment = Annotated[
@@ -171,6 +173,13 @@ MODES = [mode.value for mode in scoring.Mode]
 Mode = Annotated[str, _one_of(MODES)]
 LeagueFormat = Annotated[str, _one_of(list(FORMATS))]
 Text = Annotated[str, _expect("a name", lambda value: isinstance(value, str))]
+GameKey = Annotated[
+    str,
+    _expect(
+        "a game key (1 to 32 letters, digits, - or _) or null",
+        lambda value: isinstance(value, str) and GAME_KEY.fullmatch(value) is not None,
+    ),
+]
 Cards = Annotated[
     list[str],
     _expect(
@@ -240,6 +249,9 @@ class GameEntry(Entry):
     finished_at: Moment | None
     # Set aside by the table (see services.cleanup); missing in backups made before abandoning.
     abandoned_at: Moment | None = None
+    # What a phone's queued hands name the game by (Game.sync_key), so a restored game takes the
+    # hands its phones kept. Missing in backups made before, and for games made before keys.
+    sync_key: GameKey | None = None
     version: Whole
     rematch_of: GameRef | None
     seats: Listed[PlayerRef]

@@ -6,13 +6,20 @@ as sent is a success. A different hand stored under that number (another phone c
 conflict, answered with both versions for the table to choose; `replace=1` then makes ours an
 edit of that hand. The answers are JSON for the offline queue in app.js, small enough to send a
 queue quickly.
+
+A hand names its game twice: by the address, and by the game's key from the page it was counted
+on. The key is what keeps a hand counted for a game that was since deleted out of any other game.
+A game from before there were keys has none, and neither has a hand queued by a page from then:
+they match each other alone, and a game made since (which has a key) refuses such a hand.
 """
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Mapping
 
 from flask import Blueprint, Response, jsonify, request
+from werkzeug.exceptions import HTTPException, default_exceptions
 
 from .. import scoring
 from ..extensions import db
@@ -24,10 +31,20 @@ from ..services.snapshots import GameSnapshot, StoredHand
 
 bp = Blueprint("sync", __name__)
 
+GONE = "This game is no longer on the scorer, so the hand was not added to any game."
+TOO_LARGE = "This hand is too large for the scorer to take."
+OTHER_GAME = (
+    "This hand was counted for another game, which is no longer on the scorer. "
+    "It was not added to this one."
+)
+
 
 @bp.post("/games/<int:game_id>/hands/<int:number>/sync")
 def sync(game_id: int, number: int) -> Response:
     view = games.load_game(db.session, game_id)
+    sent_key = request.form.get("game_key", "")
+    if not hmac.compare_digest(sent_key.encode(), (view.game.sync_key or "").encode()):
+        return _answer(409, "refused", message=OTHER_GAME)
     stored = _stored(view, number)
     before = games.state_before(view, number) if stored is not None else None
     form = HandForm.for_game(view, stored, before=before)
@@ -65,6 +82,31 @@ def sync(game_id: int, number: int) -> Response:
             ours=_version(view, number, entry.went_out, entry.counts),
         )
     return _answer(200, "stored", already=False)
+
+
+@bp.errorhandler(NotFound)
+def _no_game(_error: NotFound) -> Response:
+    # Refused, not "try later": the phone shows it and lets the table drop the hand, where an
+    # answer it cannot read would have it sent again for ever.
+    return _answer(404, "refused", message=GONE)
+
+
+def _http_error(error: HTTPException) -> Response:
+    """Every HTTP error in JSON, as the other answers here. Only a body too large is refused for
+    good; the rest carry no status, so the phone sends the hand again later (after a refused
+    CSRF token, with the fresh page's)."""
+    code = error.code or 500
+    if code == 413:
+        return _answer(413, "refused", message=TOO_LARGE)
+    message = error.description if code < 500 else "Something went wrong on the server."
+    response = jsonify(message=message or error.name)
+    response.status_code = code
+    return response
+
+
+# By code, not by class: the app's HTML pages are registered by code, and a code wins over a class.
+for _code in default_exceptions:
+    bp.register_error_handler(_code, _http_error)
 
 
 def _stored(view: GameSnapshot, number: int) -> StoredHand | None:

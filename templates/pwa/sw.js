@@ -60,7 +60,14 @@ function keep(url, response) {
     headers.delete("Content-Length");
     headers.delete("Vary");
     headers.set("X-Seen-At", new Date().toISOString());
-    return caches.open(PAGES).then((cache) => cache.put(url, new Response(text, { headers })));
+    // X-Account marks a signed-in session's pages (scorer/access.py). A page for another session,
+    // or for none (the session ended, on this phone or elsewhere: a new password, a sign-out),
+    // drops every copy made before it. In one line of few names: the worker is in the first
+    // visit's 35 KB.
+    return caches.open(PAGES).then((cache) => cache.matchAll())
+      .then((copies) => copies.every((copy) => copy.headers.get("X-Account") === headers.get("X-Account")) || caches.delete(PAGES))
+      .then(() => caches.open(PAGES))
+      .then((cache) => cache.put(url, new Response(text, { headers })));
   });
 }
 

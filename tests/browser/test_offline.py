@@ -22,7 +22,7 @@ from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.exceptions import ServiceUnavailable
 
-from scorer.access import add_user
+from scorer.access import add_user, set_password
 from scorer.client_words import CLIENT_WORDS
 from scorer.extensions import db
 from scorer.models import Game, User
@@ -623,3 +623,39 @@ def test_every_word_the_script_shows_comes_from_the_server(
     expect(waiting(page).first).to_contain_text("another phone recorded it")
     expect(waiting(page).first.locator("button")).to_have_count(2)
     assert unmarked(page, "#waiting") == []
+
+
+def test_copies_made_while_signed_in_go_once_the_session_ends_elsewhere(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, owner: str
+):
+    page = offline_phone()
+    path = f"/games/{game_id}"
+    page.goto(f"{live_server}/login?next=/")
+    sign_in(page, owner)
+    page.wait_for_url(f"{live_server}/")
+    open_with_copy(page, live_server + path)
+    page.goto(f"{live_server}/")
+    for _ in range(100):
+        if "/" in page.evaluate(COPIES):
+            break
+        page.wait_for_timeout(50)
+    assert f"Sign out {owner}" in page.evaluate(COPY_OF, "/")
+
+    # A new password on another device ends this phone's session.
+    with live_app.app_context():
+        user = db.session.scalar(sa.select(User).where(User.name == owner))
+        set_password(db.session, user, "a brand new passphrase")
+        db.session.remove()
+    page.goto(live_server + path)
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    expect(page.locator(".read-only")).to_be_visible()
+    # The server's page, made for nobody, leaves no copy made for the session that ended.
+    for _ in range(100):
+        if page.evaluate(COPIES) == [path]:
+            break
+        page.wait_for_timeout(50)
+    assert page.evaluate(COPIES) == [path]
+    assert "Sign out" not in page.evaluate(COPY_OF, path)
+    page.context.set_offline(True)
+    page.goto(f"{live_server}/")
+    expect(page.locator("body")).not_to_contain_text("Sign out")

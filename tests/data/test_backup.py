@@ -559,6 +559,7 @@ HELD = {
         *("id", "mode", "target", "first_dealer", "deck_copies", "blanks", "blank_value"),
         *("created_at", "updated_at", "finished_at", "abandoned_at", "version", "rematch_of_id"),
         "hand_limit",
+        "sync_key",
     },
     "seats": {"id", "game_id", "player_id", "position"},
     "teams": {"id", "game_id", "side", "name"},
@@ -1144,3 +1145,30 @@ def test_a_game_of_a_number_of_hands_comes_back_as_one(app, other_app):
         assert (state.rules.hands, len(state.hands), state.finished) == (3, 1, False)
         assert without_date(backup.export_all(db.session)) == without_date(data)
         db.session.remove()
+
+
+def test_a_restored_game_keeps_the_key_its_phones_queued_hands_name(app, other_app):
+    with app.app_context():
+        keyed = make_game(db.session, 2)
+        old = make_game(db.session, 2)
+        old.sync_key = None  # a game from before keys
+        db.session.commit()
+        keys = {keyed.id: keyed.sync_key, old.id: None}
+        data = json.loads(json.dumps(backup.export_all(db.session)))
+        db.session.remove()
+    assert keys[keyed.id] and [game["sync_key"] for game in data["games"]] == list(keys.values())
+    with other_app.app_context():
+        backup.import_all(db.session, data)
+        assert dict(db.session.execute(sa.select(Game.id, Game.sync_key)).all()) == keys
+        db.session.remove()
+    sent = other_app.test_client().post(
+        f"/games/{keyed.id}/hands/1/sync",
+        data={"number": "1", "went_out": "0", "counts-1-points": "5", "game_key": keys[keyed.id]},
+    )
+    assert sent.json == {"status": "stored", "already": False}
+
+
+@pytest.mark.parametrize("key", ["", "x" * 33, "a b", 7])
+def test_a_backup_with_a_game_key_that_is_none_is_refused(session, key):
+    with pytest.raises(BackupError, match="game key"):
+        backup.import_all(session, broken(lambda data: data["games"][0].update(sync_key=key)))

@@ -208,7 +208,8 @@ def test_rematch_of_a_game_still_being_played_is_refused(client, new_game, app):
 def test_a_game_id_beyond_any_database_integer_is_simply_not_found(client):
     response = client.get("/games/1000000000000")
     assert response.status_code == 404
-    assert "no such game" in response.get_data(as_text=True)
+    # No address holds such an id: the page for an address of nothing.
+    assert "no such page" in response.get_data(as_text=True)
 
 
 def test_each_side_has_a_place_for_hands_waiting_to_be_sent(client, new_game, play):

@@ -5,17 +5,26 @@ from __future__ import annotations
 import json
 
 import pytest
+import sqlalchemy as sa
 from conftest import make_app
 from document import parse
 from factories import hand_form
 
 from scorer.access import add_user
 from scorer.extensions import db
+from scorer.models import Game
 
 PASSWORD = "correct horse battery"
 
 
+def game_key(client, game_id: int) -> str:
+    """The key the game's page gives its pad (none for a missing game)."""
+    with client.application.app_context():
+        return db.session.scalar(sa.select(Game.sync_key).where(Game.id == game_id)) or ""
+
+
 def sync(client, game_id: int, number: int, data: dict, **headers):
+    data = {"game_key": game_key(client, game_id)} | data
     return client.post(f"/games/{game_id}/hands/{number}/sync", data=data, headers=headers)
 
 

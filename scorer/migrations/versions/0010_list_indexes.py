@@ -1,8 +1,8 @@
 """indexes for lists read a page at a time: games in progress, finished and abandoned, leagues
 by name, and each player's latest games
 
-Revision ID: 0012_list_indexes
-Revises: 0008_tidy
+Revision ID: 0010_list_indexes
+Revises: 0009_ids
 Create Date: 2026-12-01 22:00:00
 
 Written by hand: every list is read a page at a time in its own order (services.pages), and each
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '0012_list_indexes'
-down_revision = '0008_tidy'
+revision = '0010_list_indexes'
+down_revision = '0009_ids'
 branch_labels = None
 depends_on = None
 
