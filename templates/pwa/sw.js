@@ -63,7 +63,7 @@ function keep(url, response) {
     // X-Account marks a signed-in session's pages (scorer/access.py). A page for another session,
     // or for none (the session ended, on this phone or elsewhere: a new password, a sign-out),
     // drops every copy made before it. In one line of few names: the worker is in the first
-    // visit's 35 KB.
+    // visit's 40 KB.
     return caches.open(PAGES).then((cache) => cache.matchAll())
       .then((copies) => copies.every((copy) => copy.headers.get("X-Account") === headers.get("X-Account")) || caches.delete(PAGES))
       .then(() => caches.open(PAGES))

@@ -35,8 +35,9 @@ const ASSETS = constant("ASSETS");
 const SIGN_IN_OUT = constant("SIGN_IN_OUT");
 
 /** A response as the browser hands it over: "basic" for our own origin. */
-const served = (body, { status = 200, type = "text/html; charset=utf-8", redirected = false } = {}) => {
-  const response = new Response(body, { status, headers: { "Content-Type": type } });
+const served = (body, { status = 200, type = "text/html; charset=utf-8", redirected = false, account = null } = {}) => {
+  const headers = { "Content-Type": type, ...(account ? { "X-Account": account } : {}) };
+  const response = new Response(body, { status, headers });
   Object.defineProperty(response, "type", { value: "basic" });
   Object.defineProperty(response, "redirected", { value: redirected });
   return response;
@@ -63,6 +64,9 @@ class FakeCache {
   }
   async keys() {
     return [...this.entries.keys()].map((url) => ({ url }));
+  }
+  async matchAll() {
+    return [...this.entries.values()].map((response) => response.clone());
   }
   async addAll(urls) {
     for (const url of urls) await this.put(url, await world.fetch({ url: new URL(url, ORIGIN).href, method: "GET" }));
@@ -246,6 +250,28 @@ describe("pages", () => {
     world.online = false;
     const { response } = await visit("/games/1");
     assert.match(await response.text(), /data-copy-of=/);
+  });
+
+  test("a page for another session, or for none, drops the copies made for the one before", async () => {
+    world.server["/"] = () => served(PAGE + "<p>mine</p>", { account: "ann-session" });
+    world.server["/games/1"] = () => served(PAGE + "<p>game</p>", { account: "ann-session" });
+    await visit("/");
+    await visit("/games/1");
+    assert.ok(await copyOf("/"), "the signed-in home page is kept");
+    // The session ended elsewhere (a new password): the next page the server sends carries no mark.
+    world.server["/games/1"] = () => served(PAGE + "<p>signed out</p>");
+    await dispatch("fetch", { request: request("/games/1", { headers: { "X-Fresh-Copy": "1" } }) });
+    assert.equal(await copyOf("/"), undefined, "a copy of the ended session's home page was kept");
+    assert.match(await (await copyOf("/games/1")).text(), /signed out/);
+  });
+
+  test("pages of the same session keep each other's copies", async () => {
+    world.server["/"] = () => served(PAGE + "<p>mine</p>", { account: "ann-session" });
+    world.server["/games/1"] = () => served(PAGE + "<p>game</p>", { account: "ann-session" });
+    await visit("/");
+    await visit("/games/1");
+    assert.ok(await copyOf("/"));
+    assert.ok(await copyOf("/games/1"));
   });
 
   test("only a successful page of our own is kept", async () => {
