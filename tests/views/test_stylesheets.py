@@ -30,7 +30,8 @@ IDS = {"game_id": 1, "player_id": 1, "league_id": 1, "number": 1, "mode": "stand
 
 # States no markup shows (hover, focus…) and pseudo-elements: the element is styled either way.
 DYNAMIC = re.compile(
-    r"::?(hover|focus|focus-visible|focus-within|active|visited|target|before|after)\b"
+    r"::?(hover|focus|focus-visible|focus-within|active|visited|target|before|after"
+    r"|-webkit-details-marker)(?![\w-])"
 )
 
 
