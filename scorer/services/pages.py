@@ -239,7 +239,15 @@ def suggested_players(
                 .limit(size)
             )
         )
-    keys = list(dict.fromkeys(players.name_key(name) for name in seated if name.strip()))
+    # A seated name the form will refuse (one holding NUL, which PostgreSQL cannot even compare)
+    # is on no roster.
+    keys = list(
+        dict.fromkeys(
+            players.name_key(name)
+            for name in seated
+            if name.strip() and not has_control_characters(name)
+        )
+    )
     found: Iterable[Player] = (
         session.scalars(select(Player).where(Player.name_key.in_(keys))) if keys else []
     )

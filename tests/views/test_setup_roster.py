@@ -96,3 +96,15 @@ def test_the_setup_page_takes_the_same_queries_however_big_the_roster(app, clien
     with count_queries() as after_seated:
         client.post(URL, data=data)
     assert (len(after), len(after_seated)) == (len(before), len(before_seated))
+
+
+def test_a_seated_name_no_roster_can_hold_is_refused_not_looked_up(app, client):
+    # PostgreSQL cannot compare a text holding NUL: looking it up on the roster was a 500.
+    fill_roster(app)
+    response = client.post(URL, data=setup_data(["Ann", "\x00"], "start"))
+    assert response.status_code == 422
+    with app.app_context():
+        games = db.session.scalar(
+            db.select(db.func.count()).select_from(db.metadata.tables["games"])
+        )
+    assert games == 6
