@@ -19,6 +19,10 @@ from ..services.snapshots import GameSnapshot, StoredHand
 from .fields import WholeNumberField, attach
 
 TOTAL_MESSAGE = "Type a whole number of points, like 37."
+NEGATIVE_MESSAGE = "A total cannot be negative."
+# Five digits: more than any hand can hold, and as many as the box takes.
+TOTAL_MAX = 99_999
+MAX_MESSAGE = "A total is at most {max}."
 LAST_CARD_CHOICES = [
     SelectChoice("", "Something else"),
     SelectChoice("draw2", "Draw Two"),
@@ -45,6 +49,10 @@ WORDS = {
     "out": "went out",
     "partner": "partner, not counted",
     "eliminated": "out of the game",
+    # A counted player before a card is tapped or a total typed: a bare 0 would read as counted.
+    "pending": "not counted yet",
+    "blank": "—",
+    "fix": "Fix the total for {names}.",
     "over": "{counted} {kind} counted, but the deck has only {limit}.",
     "none": "This game's deck has no {kind}.",
 }
@@ -56,7 +64,11 @@ class CountForm(Form):
     points = WholeNumberField(
         "Total",
         message=TOTAL_MESSAGE,
-        validators=[Optional(), NumberRange(min=0, message="A total cannot be negative.")],
+        validators=[
+            Optional(),
+            NumberRange(min=0, message=NEGATIVE_MESSAGE),
+            NumberRange(max=TOTAL_MAX, message=MAX_MESSAGE.format(max=TOTAL_MAX)),
+        ],
     )
 
 
@@ -115,6 +127,11 @@ class HandForm(FlaskForm):
         if not form.number.data:
             form.number.data = str(hand.number if hand else view.state.next_hand_number)
         return form
+
+    @property
+    def total_digits(self) -> int:
+        """How many characters the box for a typed total takes."""
+        return len(str(TOTAL_MAX))
 
     @property
     def pad_keys(self) -> tuple[str, ...]:
@@ -176,6 +193,9 @@ class HandForm(FlaskForm):
                 state = "waiting"
             else:
                 state = "partner"
+            # A total that is not one counts nothing, as the page's script shows it while typed.
+            wrong = bool(entry.points.process_errors) or not 0 <= (typed or 0) <= TOTAL_MAX
+            entered = state == "counted" and not wrong and (typed is not None or bool(cards))
             rows.append(
                 PadRow(
                     seat=seat,
@@ -190,12 +210,16 @@ class HandForm(FlaskForm):
                     # changed stays in the form, unposted, but is not drawn over "went out".
                     tape=(
                         ""
-                        if state != "counted"
+                        if not entered
                         else WORDS["typed"]
                         if typed is not None
                         else WORDS["tape"].join(str(deck.points(card)) for card in known)
                     ),
-                    note=NOTES.get(state, ""),
+                    note=WORDS["pending"]
+                    if state == "counted" and not entered
+                    else NOTES.get(state, ""),
+                    entered=entered,
+                    wrong=state == "counted" and wrong,
                 )
             )
         return rows
@@ -223,6 +247,16 @@ class HandForm(FlaskForm):
                 if self.before.in_play(seat)
             },
             "words": WORDS,
+            # What a typed total may be: checked as it is typed, in the words the server refuses.
+            "total": {
+                "pattern": "^[0-9]+$",
+                "max": TOTAL_MAX,
+                "words": {
+                    "digits": TOTAL_MESSAGE,
+                    "negative": NEGATIVE_MESSAGE,
+                    "max": MAX_MESSAGE,
+                },
+            },
             "limits": [
                 [kind, sorted(tokens & cards), limit]
                 for kind, tokens, limit in deck.limits()
@@ -236,6 +270,9 @@ class HandForm(FlaskForm):
         if went_out is None:
             return WORDS["nobody"]
         rows = self.rows()
+        wrong = [row.name for row in rows if row.state == "counted" and row.wrong]
+        if wrong:
+            return WORDS["fix"].format(names=", ".join(wrong))
         total = sum(row.points for row in rows if row.state == "counted")
         if self.before.rules.mode is scoring.Mode.CHALLENGE:
             return WORDS["challenge"].format(total=total)
@@ -311,6 +348,15 @@ class PadRow:
     typed: bool
     tape: str
     note: str
+    entered: bool
+    wrong: bool
+
+    @property
+    def shown(self) -> str:
+        """The points the row shows: none when not counted, a dash until something is entered."""
+        if self.state != "counted":
+            return ""
+        return str(self.points) if self.entered else WORDS["blank"]
 
 
 def _tokens(text: str | None) -> list[str]:

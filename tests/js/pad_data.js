@@ -13,6 +13,9 @@ export const WORDS = {
   out: "went out",
   partner: "partner, not counted",
   eliminated: "out of the game",
+  pending: "not counted yet",
+  blank: "—",
+  fix: "Fix the total for {names}.",
   over: "{counted} {kind} counted, but the deck has only {limit}.",
   none: "This game's deck has no {kind}.",
 };
@@ -24,6 +27,11 @@ export const padData = (overrides = {}) => ({
   sides: [0, 1, 2, 3],
   counted: { 0: [1, 2, 3], 1: [0, 2, 3], 2: [0, 1, 3], 3: [0, 1, 2] },
   words: WORDS,
+  total: {
+    pattern: "^[0-9]+$",
+    max: 99999,
+    words: { digits: "Type a whole number of points, like 37.", negative: "A total cannot be negative.", max: "A total is at most {max}." },
+  },
   limits: [
     ["0s", ["0"], 4],
     ["Wild Draw Fours", ["wild4"], 4],

@@ -122,8 +122,35 @@ const showDeckProblems = (row, messages) => {
   if (note.textContent !== text) note.textContent = text;
 };
 
+// A typed total that is not one: marked invalid, with the server's words next to it (the script's
+// own note, marked data-typed-error, which it replaces or removes as the total changes).
+const showTypedProblem = (row, problem) => {
+  const typed = row.querySelector("[data-typed]");
+  let note = row.querySelector("[data-typed-error]");
+  if (!problem) {
+    if (note) {
+      note.remove();
+      typed.removeAttribute("aria-invalid");
+      typed.removeAttribute("aria-describedby");
+    }
+    return;
+  }
+  // The server's refusal of the same total already says it, in the same words.
+  if (!note && row.querySelector(".error[id]:not([data-typed-error])")) return;
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "error";
+    note.id = "counts-" + row.dataset.seat + "-error";
+    note.setAttribute("data-typed-error", "");
+    typed.closest(".tally-total").after(note);
+  }
+  if (note.textContent !== problem) note.textContent = problem;
+  typed.setAttribute("aria-invalid", "true");
+  typed.setAttribute("aria-describedby", note.id);
+};
+
 const clearServerError = (row) => {
-  const error = row.querySelector(".error:not([data-deck])");
+  const error = row.querySelector(".error:not([data-deck]):not([data-typed-error])");
   if (error) error.remove();
   const typed = row.querySelector("[data-typed]");
   typed.removeAttribute("aria-invalid");
@@ -146,6 +173,7 @@ export const drawPad = (form) => {
     row.querySelector("[data-tape]").textContent = drawn.tape;
     row.querySelector("[data-points]").textContent = drawn.points;
     showDeckProblems(row, worked.problems[row.dataset.seat]);
+    showTypedProblem(row, drawn.problem);
   });
 
   const activeInput = form.querySelector("[data-active]");
