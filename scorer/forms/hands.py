@@ -34,6 +34,14 @@ PAD_KEYS = (
     *("4", "5", "6", scoring.ANY_WILD, "clear"),
     *("1", "2", "3", "0"),
 )
+# Keys of a keyboard that tap the pad's keys while a row or a pad key has the focus, besides the
+# digits, which add their own card: a keyboard counts a hand without tabbing to the keypad.
+KEYBOARD = {"a": scoring.ANY_ACTION, "w": scoring.ANY_WILD, "b": scoring.BLANK, "Backspace": "back"}
+# Says KEYBOARD in words, under the rows while one has the keyboard's focus.
+KEYBOARD_HINT = (
+    "Keyboard: Enter chooses a row; 0–9 add a card, A adds 20, W adds 50, ⌫ removes one."
+)
+KEYBOARD_BLANK_HINT = " B adds a blank."
 # Every sentence the pad shows, here once: the server's summary and the page's script (which gets
 # them in the pad's data) fill in the same templates.
 WORDS = {
@@ -127,6 +135,11 @@ class HandForm(FlaskForm):
         if not form.number.data:
             form.number.data = str(hand.number if hand else view.state.next_hand_number)
         return form
+
+    @property
+    def keyboard_hint(self) -> str:
+        """The keyboard's keys for the pad, in words (blank cards only where the deck has them)."""
+        return KEYBOARD_HINT + (KEYBOARD_BLANK_HINT if scoring.BLANK in self.pad_keys else "")
 
     @property
     def total_digits(self) -> int:
@@ -247,6 +260,10 @@ class HandForm(FlaskForm):
                 if self.before.in_play(seat)
             },
             "words": WORDS,
+            "keyboard": {
+                **{key: key for key in self.pad_keys if key.isdigit() and len(key) == 1},
+                **{key: card for key, card in KEYBOARD.items() if card in self.pad_keys},
+            },
             # What a typed total may be: checked as it is typed, in the words the server refuses.
             "total": {
                 "pattern": "^[0-9]+$",

@@ -340,3 +340,85 @@ def test_undo_puts_the_hand_back_on_the_pad_to_fix_and_save(new_phone, viewport,
     page.get_by_role("button", name="Save hand").tap()
     expect(page.locator(".history .hand")).to_have_count(1)
     expect(page.locator(".history .hand")).to_contain_text("101")
+
+
+# Whether the focused element shows a focus ring (a radio's ring is drawn on its chip).
+FOCUS_RING = """() => {
+  const focused = document.activeElement;
+  const ringed = focused.closest('.radio-chip') || focused;
+  const style = getComputedStyle(ringed);
+  return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+}"""
+# The focused element's box against the top of the docked keys.
+FOCUS_BOX = """() => {
+  const focused = document.activeElement;
+  const box = (focused.closest('.radio-chip') || focused).getBoundingClientRect();
+  const dock = document.querySelector('.dock').getBoundingClientRect().top;
+  return {top: box.top, bottom: box.bottom, dock};
+}"""
+
+
+@PHONES
+def test_the_reference_hand_is_counted_with_the_keyboard_alone(new_phone, viewport, new_game):
+    page = new_phone(viewport)
+    _, url = new_game()
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    for _ in range(60):
+        if page.evaluate("document.activeElement.matches('input[name=went_out]')"):
+            break
+        page.keyboard.press("Tab")
+    hint = pad.locator(".pad-keyboard")
+    # Ann went out; Bob 3 and 20, Cat 50 and 20, Dan 8: the row with the focus takes the cards.
+    keys = ["Space", "Tab", "3", "a", "Tab", "Tab", "w", "a", "Tab", "Tab", "8"]
+    hint_shown = []
+    for key in keys:
+        page.keyboard.press(key)
+        assert page.evaluate(FOCUS_RING), f"no focus ring after {key}"
+        box = page.evaluate(FOCUS_BOX)
+        assert box["top"] >= 0 and box["bottom"] <= box["dock"] + 1, (key, box)
+        if page.evaluate("document.activeElement.matches('.tally-pick')"):
+            hint_shown.append(hint.is_visible())
+    assert pad.evaluate(SHOWN)[1:] == [["3 · 20", "", "23"], ["50 · 20", "", "70"], ["8", "", "8"]]
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 101")
+    # The keys are said on screen whenever a row has the focus.
+    assert hint_shown and all(hint_shown)
+    expect(hint).to_contain_text("A adds 20, W adds 50")
+    # Backspace on a row takes its last card off; Enter chooses a row without adding anything.
+    page.keyboard.press("Backspace")
+    expect(pad.locator('.tally[data-name="Dan"] [data-points]')).to_have_text("—")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(pad.locator('.tally[data-name="Cat"]')).to_have_class(re.compile(r"\bis-active\b"))
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 93")
+
+
+def test_the_row_being_counted_is_in_view_above_the_dock_with_ten_players(new_phone, new_game):
+    page = new_phone({"width": 360, "height": 640})
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jay"]
+    _, url = new_game(names)
+    page.goto(url)
+    pad = page.locator("#hand-form")
+
+    def in_view(name: str) -> bool:
+        return page.evaluate(
+            """name => {
+              const row = document.querySelector(`.tally[data-name="${name}"]`)
+                .getBoundingClientRect();
+              const dock = document.querySelector('.dock').getBoundingClientRect();
+              return row.top >= 0 && row.bottom <= dock.top + 1;
+            }""",
+            name,
+        )
+
+    for went_out, counted in [("Eve", "Fay"), ("Ann", "Bob"), ("Dan", "Eve")]:
+        pad.locator(".went-out .chip", has_text=went_out).tap()
+        expect(pad.locator(f'.tally[data-name="{counted}"]')).to_have_class(
+            re.compile(r"\bis-active\b")
+        )
+        assert in_view(counted), f"{counted} is not in view after {went_out} went out"
+    # A row chosen with the keyboard comes into view too.
+    pad.locator('.tally[data-name="Jay"] .tally-pick').focus()
+    page.keyboard.press("Enter")
+    assert in_view("Jay")

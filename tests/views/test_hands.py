@@ -388,3 +388,20 @@ def test_the_pad_data_says_what_a_typed_total_may_be(client, new_game):
     }
     page = parse(client.get(f"/games/{new_game(3)}"))
     assert page.find("input", name="counts-0-points").attrs["maxlength"] == "5"
+
+
+def test_the_pad_data_maps_the_keyboard_to_the_pads_keys(client, new_game):
+    page = parse(client.get(f"/games/{new_game(3)}"))
+    keyboard = pad_data(page)["keyboard"]
+    assert keyboard == {
+        **{str(digit): str(digit) for digit in range(10)},
+        "a": "20",
+        "w": "50",
+        "b": "blank",
+        "Backspace": "back",
+    }
+    hint = page.find("p", id="pad-keyboard")
+    # Said on screen by the script, which makes the keys work: hidden without it.
+    assert hint.has_attr("hidden")
+    assert "A adds 20, W adds 50" in hint.text
+    assert "B adds a blank" in hint.text

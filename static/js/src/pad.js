@@ -157,6 +157,20 @@ const clearServerError = (row) => {
   typed.removeAttribute("aria-describedby");
 };
 
+// Whatever scrolls into view stops above the dock: the page's scroll padding is the dock's height,
+// measured, since the keys it holds change with the deck and the screen.
+const padDock = (form) => {
+  const dock = form.querySelector(".dock");
+  if (dock) document.documentElement.style.scrollPaddingBottom = dock.offsetHeight + "px";
+};
+
+const showRow = (form, seat) => {
+  const row = form.querySelector('.tally[data-seat="' + seat + '"]');
+  if (!row) return;
+  padDock(form);
+  row.scrollIntoView({ block: "nearest" });
+};
+
 /** Draws the pad from its fields: rows, seat being counted, summary; keeps the tally. */
 export const drawPad = (form) => {
   const pad = padData(form);
@@ -184,6 +198,10 @@ export const drawPad = (form) => {
     row.classList.toggle("is-active", isActive);
     row.querySelector(".tally-pick").setAttribute("aria-pressed", isActive ? "true" : "false");
   }
+  // A row that becomes the one counted is brought into view, above the docked keys. Not on the
+  // first draw: a page opened or swapped in stays where it is.
+  if (form._active !== undefined && active !== form._active && active !== "") showRow(form, active);
+  form._active = active;
 
   form.querySelector("[data-summary]").textContent = worked.summary;
   const counting = hasTally(form);
@@ -218,6 +236,18 @@ const activeRow = (form) => {
   return seat === "" ? null : form.querySelector('.tally[data-seat="' + seat + '"]');
 };
 
+// A pad key on the row being counted: a card added, the last removed, or the row cleared.
+const tapKey = (form, row, { card, pad }) => {
+  let cards = cardsOf(row);
+  if (card !== undefined) cards.push(card);
+  else if (pad === "back") cards.pop();
+  else cards = [];
+  if (card !== undefined || pad === "clear") row.querySelector("[data-typed]").value = "";
+  row.querySelector("[data-cards]").value = cards.join(" ");
+  clearServerError(row);
+  drawPad(form);
+};
+
 const onClick = (event) => {
   const button = event.target.closest("button");
   if (button && button.dataset.undo && window.htmx) {
@@ -231,19 +261,11 @@ const onClick = (event) => {
   }
   const form = button && button.closest("form.pad");
   if (!form) return;
-  const row = activeRow(form);
   const { card, pad } = button.dataset;
   if (card !== undefined || pad) {
     event.preventDefault();
-    if (!row) return;
-    let cards = cardsOf(row);
-    if (card !== undefined) cards.push(card);
-    else if (pad === "back") cards.pop();
-    else cards = [];
-    if (card !== undefined || pad === "clear") row.querySelector("[data-typed]").value = "";
-    row.querySelector("[data-cards]").value = cards.join(" ");
-    clearServerError(row);
-    drawPad(form);
+    const row = activeRow(form);
+    if (row) tapKey(form, row, { card, pad });
   } else if (button.classList.contains("tally-pick")) {
     event.preventDefault();
     form.querySelector("[data-active]").value = button.closest(".tally").dataset.seat;
@@ -277,16 +299,42 @@ const onInput = (event) => {
   }
 };
 
-const onFocusIn = (event) => {
+// A tap on a total box counts that row. Focus alone does not: tabbing past the boxes must not
+// move the row the keys count into.
+const onPointerDown = (event) => {
   const form = event.target.closest && event.target.closest("form.pad");
-  if (form && event.target.matches("[data-typed]")) {
+  if (form && event.target.matches("[data-typed]:not([disabled])")) {
     form.querySelector("[data-active]").value = event.target.closest(".tally").dataset.seat;
     drawPad(form);
   }
 };
 
+// A focused row keeps its scroll padding current, like a row chosen by a tap.
+const onFocusIn = (event) => {
+  const form = event.target.closest && event.target.closest("form.pad");
+  if (form && event.target.matches(".tally-pick, [data-typed]")) padDock(form);
+};
+
+// The pad's keys from the keyboard, as the server maps them (pad data's keyboard): while a row has
+// the focus they count into that row; while a pad key has it, into the row being counted.
+const padShortcut = (event) => {
+  if (event.ctrlKey || event.altKey || event.metaKey || !event.target.matches) return false;
+  const target = event.target;
+  if (!target.matches("form.pad .tally-pick:not([disabled]), form.pad .keys .key")) return false;
+  const form = target.closest("form.pad");
+  const key = padData(form).keyboard[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  if (key === undefined) return false;
+  event.preventDefault();
+  if (target.classList.contains("tally-pick"))
+    form.querySelector("[data-active]").value = target.closest(".tally").dataset.seat;
+  const row = activeRow(form);
+  if (row) tapKey(form, row, key === "back" || key === "clear" ? { pad: key } : { card: key });
+  return true;
+};
+
 // Enter in a typed total moves on to the next hand's total instead of submitting the form.
 const onKeyDown = (event) => {
+  if (padShortcut(event)) return;
   if (event.key !== "Enter" || !event.target.matches || !event.target.matches("form.pad [data-typed]")) return;
   event.preventDefault();
   const form = event.target.closest("form.pad");
@@ -316,6 +364,12 @@ export const enhancePads = (root) => {
   const forms = all(root.querySelectorAll ? root : document, "form.pad");
   if (root.matches && root.matches("form.pad")) forms.push(root);
   for (const form of forms) {
+    // The keyboard's keys work now: the hint that says them is shown while a row has the focus.
+    const hint = form.querySelector(".pad-keyboard");
+    if (hint) {
+      hint.hidden = false;
+      for (const pick of all(form, ".tally-pick")) pick.setAttribute("aria-describedby", hint.id);
+    }
     restoreTally(form);
     drawPad(form);
   }
@@ -328,6 +382,7 @@ export const startPads = () => {
   document.addEventListener("change", onChange);
   document.addEventListener("input", onInput);
   document.addEventListener("focusin", onFocusIn);
+  document.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("keydown", onKeyDown);
   document.addEventListener("htmx:beforeSwap", onBeforeSwap);
   document.addEventListener("htmx:load", (event) => enhancePads(event.detail.elt));
