@@ -61,6 +61,13 @@ WORDS = {
     "pending": "not counted yet",
     "blank": "—",
     "fix": "Fix the total for {names}.",
+    # A row's button as a screen reader says it: name, points and what choosing it does.
+    "row": "{name}, {points}, {state}",
+    "row_other": "{name}, {note}",
+    "point": "{points} point",
+    "points": "{points} points",
+    "active": "being counted",
+    "choose": "choose to count",
     "over": "{counted} {kind} counted, but the deck has only {limit}.",
     "none": "This game's deck has no {kind}.",
 }
@@ -228,9 +235,7 @@ class HandForm(FlaskForm):
                         if typed is not None
                         else WORDS["tape"].join(str(deck.points(card)) for card in known)
                     ),
-                    note=WORDS["pending"]
-                    if state == "counted" and not entered
-                    else NOTES.get(state, ""),
+                    note=NOTES.get(state, ""),
                     entered=entered,
                     wrong=state == "counted" and wrong,
                 )
@@ -367,6 +372,22 @@ class PadRow:
     note: str
     entered: bool
     wrong: bool
+
+    def label(self, active: bool) -> str:
+        """The row's button in words: "Bob, 23 points, being counted", "Ann, went out"."""
+        if self.state != "counted":
+            return (
+                WORDS["row_other"].format(name=self.name, note=self.note)
+                if self.note
+                else self.name
+            )
+        points = (
+            WORDS["point" if self.points == 1 else "points"].format(points=self.points)
+            if self.entered
+            else WORDS["pending"]
+        )
+        state = WORDS["active" if active else "choose"]
+        return WORDS["row"].format(name=self.name, points=points, state=state)
 
     @property
     def shown(self) -> str:

@@ -272,13 +272,17 @@ def test_a_player_not_yet_counted_never_shows_a_bare_zero(new_phone, viewport, l
     for name in ("Bob", "Cat", "Dan"):
         row = pad.locator(f'.tally[data-name="{name}"]')
         expect(row.locator("[data-points]")).to_have_text("—")
-        expect(row.locator("[data-note]")).to_have_text("not counted yet")
-        expect(row.locator("[data-note]")).to_be_visible()
+        expect(row.locator(".tally-pick")).to_have_accessible_name(re.compile("not counted yet"))
     # A card tapped, or a total typed, counts the row; a typed 0 is a counted zero.
     tap_hand(pad, "Ann", {"Bob": ["3"], "Cat": "0"})
     expect(pad.locator('.tally[data-name="Bob"] [data-points]')).to_have_text("3")
     expect(pad.locator('.tally[data-name="Cat"] [data-points]')).to_have_text("0")
-    expect(pad.locator('.tally[data-name="Cat"] [data-note]')).to_have_text("")
+    expect(pad.locator('.tally[data-name="Cat"] .tally-pick')).to_have_accessible_name(
+        "Cat, 0 points, being counted"
+    )
+    expect(pad.locator('.tally[data-name="Bob"] .tally-pick')).to_have_accessible_name(
+        "Bob, 3 points, choose to count"
+    )
     expect(pad.locator('.tally[data-name="Dan"] [data-points]')).to_have_text("—")
     # As the server draws it without JavaScript.
     shown = (pad.locator("[data-summary]").text_content(), pad.evaluate(SHOWN))
@@ -402,12 +406,16 @@ def test_the_row_being_counted_is_in_view_above_the_dock_with_ten_players(new_ph
     pad = page.locator("#hand-form")
 
     def in_view(name: str) -> bool:
+        """Whether all the row says (name, cards, points) is on screen, above the docked keys."""
         return page.evaluate(
             """name => {
-              const row = document.querySelector(`.tally[data-name="${name}"]`)
-                .getBoundingClientRect();
+              const row = document.querySelector(`.tally[data-name="${name}"]`);
               const dock = document.querySelector('.dock').getBoundingClientRect();
-              return row.top >= 0 && row.bottom <= dock.top + 1;
+              const spans = Array.from(row.querySelectorAll('.tally-pick > span:not(:empty)'));
+              return spans.length > 0 && spans.every(span => {
+                const box = span.getBoundingClientRect();
+                return box.top >= 0 && box.bottom <= dock.top;
+              });
             }""",
             name,
         )

@@ -16,6 +16,12 @@ export const WORDS = {
   pending: "not counted yet",
   blank: "—",
   fix: "Fix the total for {names}.",
+  row: "{name}, {points}, {state}",
+  row_other: "{name}, {note}",
+  point: "{points} point",
+  points: "{points} points",
+  active: "being counted",
+  choose: "choose to count",
   over: "{counted} {kind} counted, but the deck has only {limit}.",
   none: "This game's deck has no {kind}.",
 };

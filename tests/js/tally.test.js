@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { activeSeat, deckProblems, pointsOf, seatState, tally, typedProblem, uncounted } from "../../static/js/src/tally.js";
+import {
+  activeSeat,
+  deckProblems,
+  pointsOf,
+  rowLabel,
+  seatState,
+  tally,
+  typedProblem,
+  uncounted,
+} from "../../static/js/src/tally.js";
 import { padData, partners, rows } from "./pad_data.js";
 
 describe("seat states", () => {
@@ -79,17 +88,19 @@ describe("sums", () => {
 });
 
 describe("a player not yet counted", () => {
-  test("shows a dash and says so, never a bare 0", () => {
-    const worked = tally(padData(), rows({ 1: ["3"] }), "0");
+  test("shows a dash, never a bare 0, and its name says so", () => {
+    const pad = padData();
+    const worked = tally(pad, rows({ 1: ["3"] }), "0");
     assert.deepEqual(
       worked.rows.map(({ points, note, entered }) => [points, note, entered]),
       [
         ["", "went out", false],
         ["3", "", true],
-        ["—", "not counted yet", false],
-        ["—", "not counted yet", false],
+        ["—", "", false],
+        ["—", "", false],
       ],
     );
+    assert.equal(rowLabel(pad, worked.rows[2], false), "Cat, not counted yet, choose to count");
   });
   test("a typed 0 and a tapped 0 are counted zeros", () => {
     const worked = tally(padData(), rows({ 1: ["0"] }, { 2: "0" }), "0");
@@ -168,6 +179,23 @@ describe("deck limits", () => {
   });
   test("a last card that is in no limit changes nothing", () => {
     assert.deepEqual(deckProblems(padData(), { 1: ["0", "0", "0", "0"] }, "draw2", "0"), {});
+  });
+});
+
+describe("a row's name for a screen reader", () => {
+  test("name, points and state, in the server's words", () => {
+    const pad = padData();
+    const worked = tally(pad, rows({ 1: ["3", "20"], 2: ["0", "1"] }), "0").rows;
+    worked[2].points = "1";
+    assert.deepEqual(
+      [rowLabel(pad, worked[0], false), rowLabel(pad, worked[1], true), rowLabel(pad, worked[2], false)],
+      ["Ann, went out", "Bob, 23 points, being counted", "Cat, 1 point, choose to count"],
+    );
+    assert.equal(rowLabel(pad, worked[3], false), "Dan, not counted yet, choose to count");
+  });
+  test("partners and nobody chosen yet", () => {
+    assert.equal(rowLabel(partners(), tally(partners(), rows(), "0").rows[2], false), "Cat, partner, not counted");
+    assert.equal(rowLabel(padData(), tally(padData(), rows(), null).rows[1], false), "Bob");
   });
 });
 

@@ -358,7 +358,8 @@ def test_a_player_not_yet_counted_shows_no_bare_zero(client, new_game):
     assert tape(page, 2)[1:] == ("typed", "0")
     page = parse(client.post(hands_url(game_id), data=base))
     assert tape(page, 2) == ("", "", "—")
-    assert tally(page, 2).find(data_note="").text == "not counted yet"
+    assert tally(page, 2).find("button")["aria-label"] == "Cat, not counted yet, choose to count"
+    assert tally(page, 1).find("button")["aria-label"] == "Bob, 3 points, being counted"
 
 
 def test_a_total_that_is_not_one_claims_no_score(client, new_game, rows):

@@ -4,7 +4,7 @@
 // the form's data-pad (HandForm.pad_data); tally.js adds up, this file reads and draws.
 
 import { all, handNumber, localStore } from "./dom.js";
-import { activeSeat, tally, uncounted } from "./tally.js";
+import { activeSeat, rowLabel, tally, uncounted } from "./tally.js";
 import { fill } from "./words.js";
 
 const TALLY_KEY = "uno:tally:";
@@ -164,9 +164,18 @@ const padDock = (form) => {
   if (dock) document.documentElement.style.scrollPaddingBottom = dock.offsetHeight + "px";
 };
 
+// Brought into view when any of what the row says (its name, cards, note, points) is off the
+// screen or under the dock; its padding alone under the dock's edge is no reason to move the page.
 const showRow = (form, seat) => {
   const row = form.querySelector('.tally[data-seat="' + seat + '"]');
-  if (!row) return;
+  const dock = form.querySelector(".dock");
+  if (!row || !dock) return;
+  const bottom = Math.min(dock.getBoundingClientRect().top, window.innerHeight);
+  const hidden = all(row, ".tally-pick > span:not(:empty)").some((span) => {
+    const box = span.getBoundingClientRect();
+    return box.top < 0 || box.bottom > bottom;
+  });
+  if (!hidden) return;
   padDock(form);
   row.scrollIntoView({ block: "nearest" });
 };
@@ -193,11 +202,14 @@ export const drawPad = (form) => {
   const activeInput = form.querySelector("[data-active]");
   const active = activeSeat(pad, out, activeInput.value);
   activeInput.value = active;
-  for (const row of rows) {
+  rows.forEach((row, index) => {
     const isActive = row.dataset.seat === active;
     row.classList.toggle("is-active", isActive);
-    row.querySelector(".tally-pick").setAttribute("aria-pressed", isActive ? "true" : "false");
-  }
+    const pick = row.querySelector(".tally-pick");
+    pick.setAttribute("aria-pressed", isActive ? "true" : "false");
+    const label = rowLabel(pad, worked.rows[index], isActive);
+    if (pick.getAttribute("aria-label") !== label) pick.setAttribute("aria-label", label);
+  });
   // A row that becomes the one counted is brought into view, above the docked keys. Not on the
   // first draw: a page opened or swapped in stays where it is.
   if (form._active !== undefined && active !== form._active && active !== "") showRow(form, active);

@@ -114,7 +114,8 @@ export const tally = (pad, rows, out, lastCard = null) => {
       entered,
       problem,
       points: !counting ? "" : entered ? String(points) : words.blank,
-      note: counting ? (entered ? "" : words.pending) : words[state] || "",
+      // Not yet counted: a dash, and the row's name says why (rowLabel), in one line as before.
+      note: counting ? "" : words[state] || "",
       // A tally kept from before who went out changed is not drawn over "went out".
       tape: !entered ? "" : typed ? words.typed : cards.map((card) => pad.values[card]).join(words.tape),
     };
@@ -138,6 +139,21 @@ export const tally = (pad, rows, out, lastCard = null) => {
     brief: brief.join(" · "),
     problems: deckProblems(pad, cardsBySeat, lastCard, out),
   };
+};
+
+/**
+ * A row's button in the server's words, as a screen reader says it: name, points and what
+ * choosing it does ("Bob, 23 points, being counted"), or why it is not counted ("Ann, went out").
+ * @param {PadData} pad
+ * @param {{seat: string, counting: boolean, entered: boolean, points: string, note: string}} row from tally()
+ * @param {boolean} active whether it is the row being counted
+ */
+export const rowLabel = (pad, row, active) => {
+  const { words } = pad;
+  const name = pad.names[row.seat];
+  if (!row.counting) return row.note ? fill(words.row_other, { name, note: row.note }) : name;
+  const points = row.entered ? fill(words[row.points === "1" ? "point" : "points"], { points: row.points }) : words.pending;
+  return fill(words.row, { name, points, state: words[active ? "active" : "choose"] });
 };
 
 /** The seat being counted: the one chosen if it is counted, else the first counted, else none. */
