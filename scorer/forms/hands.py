@@ -19,6 +19,10 @@ from ..services.snapshots import GameSnapshot, StoredHand
 from .fields import WholeNumberField, attach
 
 TOTAL_MESSAGE = "Type a whole number of points, like 37."
+NEGATIVE_MESSAGE = "A total cannot be negative."
+# Five digits: more than any hand can hold, and as many as the box takes.
+TOTAL_MAX = 99_999
+MAX_MESSAGE = "A total is at most {max}."
 LAST_CARD_CHOICES = [
     SelectChoice("", "Something else"),
     SelectChoice("draw2", "Draw Two"),
@@ -30,6 +34,14 @@ PAD_KEYS = (
     *("4", "5", "6", scoring.ANY_WILD, "clear"),
     *("1", "2", "3", "0"),
 )
+# Keys of a keyboard that tap the pad's keys while a row or a pad key has the focus, besides the
+# digits, which add their own card: a keyboard counts a hand without tabbing to the keypad.
+KEYBOARD = {"a": scoring.ANY_ACTION, "w": scoring.ANY_WILD, "b": scoring.BLANK, "Backspace": "back"}
+# Says KEYBOARD in words, under the rows while one has the keyboard's focus.
+KEYBOARD_HINT = (
+    "Keyboard: Enter chooses a row; 0–9 add a card, A adds 20, W adds 50, ⌫ removes one."
+)
+KEYBOARD_BLANK_HINT = " B adds a blank."
 # Every sentence the pad shows, here once: the server's summary and the page's script (which gets
 # them in the pad's data) fill in the same templates.
 WORDS = {
@@ -48,6 +60,17 @@ WORDS = {
     "out": "went out",
     "partner": "partner, not counted",
     "eliminated": "out of the game",
+    # A counted player before a card is tapped or a total typed: a bare 0 would read as counted.
+    "pending": "not counted yet",
+    "blank": "—",
+    "fix": "Fix the total for {names}.",
+    # A row's button as a screen reader says it: name, points and what choosing it does.
+    "row": "{name}, {points}, {state}",
+    "row_other": "{name}, {note}",
+    "point": "{points} point",
+    "points": "{points} points",
+    "active": "being counted",
+    "choose": "choose to count",
     **scoring.DECK_WORDS,
 }
 # Said only by the server (a sync conflict's two versions), so not sent in the pad's data.
@@ -61,7 +84,11 @@ class CountForm(Form):
     points = WholeNumberField(
         "Total",
         message=TOTAL_MESSAGE,
-        validators=[Optional(), NumberRange(min=0, message="A total cannot be negative.")],
+        validators=[
+            Optional(),
+            NumberRange(min=0, message=NEGATIVE_MESSAGE),
+            NumberRange(max=TOTAL_MAX, message=MAX_MESSAGE.format(max=TOTAL_MAX)),
+        ],
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -132,6 +159,16 @@ class HandForm(FlaskForm):
         return form
 
     @property
+    def keyboard_hint(self) -> str:
+        """The keyboard's keys for the pad, in words (blank cards only where the deck has them)."""
+        return KEYBOARD_HINT + (KEYBOARD_BLANK_HINT if scoring.BLANK in self.pad_keys else "")
+
+    @property
+    def total_digits(self) -> int:
+        """How many characters the box for a typed total takes."""
+        return len(str(TOTAL_MAX))
+
+    @property
     def pad_keys(self) -> tuple[str, ...]:
         """The pad's keys; a deck with blank cards adds a Blank key, at the end of the last line."""
         return (*PAD_KEYS, scoring.BLANK) if self.before.rules.deck.blanks else PAD_KEYS
@@ -191,6 +228,9 @@ class HandForm(FlaskForm):
                 state = "waiting"
             else:
                 state = "partner"
+            # A total that is not one counts nothing, as the page's script shows it while typed.
+            wrong = bool(entry.points.process_errors) or not 0 <= (typed or 0) <= TOTAL_MAX
+            entered = state == "counted" and not wrong and (typed is not None or bool(cards))
             rows.append(
                 PadRow(
                     seat=seat,
@@ -205,12 +245,14 @@ class HandForm(FlaskForm):
                     # changed stays in the form, unposted, but is not drawn over "went out".
                     tape=(
                         ""
-                        if state != "counted"
+                        if not entered
                         else WORDS["typed"]
                         if typed is not None
                         else WORDS["tape"].join(str(deck.points(card)) for card in known)
                     ),
                     note=NOTES.get(state, ""),
+                    entered=entered,
+                    wrong=state == "counted" and wrong,
                 )
             )
         return rows
@@ -239,6 +281,20 @@ class HandForm(FlaskForm):
                 if self.before.in_play(seat)
             },
             "words": WORDS,
+            "keyboard": {
+                **{key: key for key in self.pad_keys if key.isdigit() and len(key) == 1},
+                **{key: card for key, card in KEYBOARD.items() if card in self.pad_keys},
+            },
+            # What a typed total may be: checked as it is typed, in the words the server refuses.
+            "total": {
+                "pattern": "^[0-9]+$",
+                "max": TOTAL_MAX,
+                "words": {
+                    "digits": TOTAL_MESSAGE,
+                    "negative": NEGATIVE_MESSAGE,
+                    "max": MAX_MESSAGE,
+                },
+            },
             # The deck's limits, from the same rules the server checks a save against: [what it
             # is, card tokens, how many the deck has]. The last card played (`last_cards` gives
             # its card token) counts against a limit whose tokens hold it.
@@ -259,6 +315,10 @@ class HandForm(FlaskForm):
 
     def summary(self) -> str:
         """What saving this hand gives, in words: "Ann scores 101"."""
+        rows = self.rows()
+        wrong = [row.name for row in rows if row.state == "counted" and row.wrong]
+        if self.went_out_seat is not None and wrong:
+            return WORDS["fix"].format(names=", ".join(wrong))
         return self.outcome().summary
 
     def apply_pad(self, action: str) -> None:
@@ -326,6 +386,31 @@ class PadRow:
     typed: bool
     tape: str
     note: str
+    entered: bool
+    wrong: bool
+
+    def label(self, active: bool) -> str:
+        """The row's button in words: "Bob, 23 points, being counted", "Ann, went out"."""
+        if self.state != "counted":
+            return (
+                WORDS["row_other"].format(name=self.name, note=self.note)
+                if self.note
+                else self.name
+            )
+        points = (
+            WORDS["point" if self.points == 1 else "points"].format(points=self.points)
+            if self.entered
+            else WORDS["pending"]
+        )
+        state = WORDS["active" if active else "choose"]
+        return WORDS["row"].format(name=self.name, points=points, state=state)
+
+    @property
+    def shown(self) -> str:
+        """The points the row shows: none when not counted, a dash until something is entered."""
+        if self.state != "counted":
+            return ""
+        return str(self.points) if self.entered else WORDS["blank"]
 
 
 def _tokens(text: str | None) -> list[str]:

@@ -84,9 +84,13 @@ def undo(game_id: int, number: int) -> Response:
             hand=hand,
             notice=conflict.message,
         )
-    if wants_fragment() and request.headers.get("HX-Target") == "game":
-        # The Undo of the "Hand N saved" note: the game goes back in place, the view stays.
-        return _game(view, HandForm.for_game(view, formdata=None), 200)
+    # The hand goes back on the pad as it was saved, to be fixed and saved again: its cards, typed
+    # totals, who went out and the last card, from the server, so any phone has them, script or not.
+    form = HandForm.for_game(view, hand, filled=True, before=view.state, formdata=None)
+    if not wants_fragment() or request.headers.get("HX-Target") == "game":
+        # The Undo of the "Hand N saved" note: the game goes back in place, the view stays. A
+        # plain post gets the page itself: a redirect would lose the hand, which is gone.
+        return _game(view, form, 200)
     return see_other(url_for("games.show", game_id=game_id))
 
 

@@ -20,6 +20,11 @@ from scorer.services import games
 pytestmark = pytest.mark.browser
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
+PHONES = pytest.mark.parametrize(
+    "viewport",
+    [{"width": 390, "height": 844}, {"width": 360, "height": 640}],
+    ids=["390x844", "360x640"],
+)
 # What the pad would post now: the fields of its form that are not disabled.
 POSTED = "form => Array.from(new FormData(form).entries())"
 SHOWN = """form => Array.from(form.querySelectorAll('.tally')).map(row => [
@@ -55,10 +60,7 @@ def server_view(live_app: Flask, game_id: int, posted: list[list[str]]) -> tuple
     data = MultiDict([tuple(field) for field in posted])
     with live_app.test_request_context(method="POST", data=data):
         form = HandForm.for_game(games.load_game(db.session, game_id))
-        rows = [
-            [row.tape, row.note, str(row.points) if row.state == "counted" else ""]
-            for row in form.rows()
-        ]
+        rows = [[row.tape, row.note, row.shown] for row in form.rows()]
         return form.summary(), rows
 
 
@@ -200,8 +202,9 @@ def test_the_saved_note_undoes_the_hand_in_place_and_then_fades(phone: Page, new
     assert page.evaluate("window.__marker") == 1, "the undo reloaded the page"
     assert page.evaluate("scrollY") == 0
 
-    # Saved again, the note stays a few seconds, then leaves the summary in view.
-    tap_hand(pad, "Bob", {"Cat": ["7"], "Dan": ["1"], "Ann": ["2"]})
+    # Saved again, the note stays a few seconds, then leaves the summary in view. (The undone
+    # hand came back on the pad: Cat's and Dan's cards are cleared first.)
+    tap_hand(pad, "Bob", {"Cat": ["clear", "7"], "Dan": ["clear", "1"], "Ann": ["2"]})
     page.get_by_role("button", name="Save hand").tap()
     expect(note).to_be_visible()
     assert offenders(page) == []
@@ -257,3 +260,173 @@ def test_the_brief_and_effect_follow_the_mode(
     tap_hand(pad, went_out, hands)
     expect(pad).to_have_attribute("data-brief", brief)
     assert pad.evaluate("form => JSON.parse(form.dataset.effect)") == effect
+
+
+@PHONES
+def test_a_player_not_yet_counted_never_shows_a_bare_zero(new_phone, viewport, live_app, new_game):
+    page = new_phone(viewport)
+    game_id, url = new_game()
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    tap_hand(pad, "Ann", {})
+    for name in ("Bob", "Cat", "Dan"):
+        row = pad.locator(f'.tally[data-name="{name}"]')
+        expect(row.locator("[data-points]")).to_have_text("—")
+        expect(row.locator(".tally-pick")).to_have_accessible_name(re.compile("not counted yet"))
+    # A card tapped, or a total typed, counts the row; a typed 0 is a counted zero.
+    tap_hand(pad, "Ann", {"Bob": ["3"], "Cat": "0"})
+    expect(pad.locator('.tally[data-name="Bob"] [data-points]')).to_have_text("3")
+    expect(pad.locator('.tally[data-name="Cat"] [data-points]')).to_have_text("0")
+    expect(pad.locator('.tally[data-name="Cat"] .tally-pick')).to_have_accessible_name(
+        "Cat, 0 points, being counted"
+    )
+    expect(pad.locator('.tally[data-name="Bob"] .tally-pick')).to_have_accessible_name(
+        "Bob, 3 points, choose to count"
+    )
+    expect(pad.locator('.tally[data-name="Dan"] [data-points]')).to_have_text("—")
+    # As the server draws it without JavaScript.
+    shown = (pad.locator("[data-summary]").text_content(), pad.evaluate(SHOWN))
+    assert shown == server_view(live_app, game_id, pad.evaluate(POSTED))
+
+
+@PHONES
+def test_a_typed_total_is_checked_as_it_is_typed(new_phone, viewport, new_game):
+    page = new_phone(viewport)
+    _, url = new_game()
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    tap_hand(pad, "Ann", {"Bob": ["3", "20"], "Dan": ["8"]})
+    cat = pad.locator('.tally[data-name="Cat"]')
+    total = cat.locator("[data-typed]")
+    summary = pad.locator("[data-summary]")
+    for typed, message in [
+        ("1a2b", "Type a whole number of points, like 37."),
+        ("-5", "A total cannot be negative."),
+    ]:
+        total.fill("")
+        total.press_sequentially(typed)
+        expect(total).to_have_attribute("aria-invalid", "true")
+        error = cat.locator(".error")
+        expect(error).to_have_text(message)
+        expect(error).to_be_visible()
+        assert total.get_attribute("aria-describedby") == error.get_attribute("id")
+        expect(summary).to_have_text("Fix the total for Cat.")
+        expect(cat.locator("[data-points]")).to_have_text("—")
+    total.fill("70")
+    expect(total).not_to_have_attribute("aria-invalid", "true")
+    expect(cat.locator(".error")).to_have_count(0)
+    expect(summary).to_have_text("Ann scores 101")
+
+
+@PHONES
+def test_undo_puts_the_hand_back_on_the_pad_to_fix_and_save(new_phone, viewport, new_game):
+    page = new_phone(viewport)
+    _, url = new_game()
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    # Saved with a mistake: 5 typed for Dan's 8.
+    tap_hand(pad, "Ann", {"Bob": ["3", "20"], "Cat": ["50", "20"], "Dan": "5"})
+    pad.locator(".last-card .chip", has_text="Draw Two").tap()
+    page.get_by_role("button", name="Save hand").tap()
+    page.locator("[data-toast]").get_by_role("button", name="Undo hand 1").tap()
+    expect(page.locator(".history .hand")).to_have_count(0)
+    expect(pad.locator(".went-out input[value='0']")).to_be_checked()
+    expect(pad.locator(".last-card input[value='draw2']")).to_be_checked()
+    assert pad.evaluate(SHOWN)[1:] == [
+        ["3 · 20", "", "23"],
+        ["50 · 20", "", "70"],
+        ["typed", "", "5"],
+    ]
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 98")
+    # Fixed with one change, saved again.
+    pad.locator('.tally[data-name="Dan"] [data-typed]').fill("8")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 101")
+    page.get_by_role("button", name="Save hand").tap()
+    expect(page.locator(".history .hand")).to_have_count(1)
+    expect(page.locator(".history .hand")).to_contain_text("101")
+
+
+# Whether the focused element shows a focus ring (a radio's ring is drawn on its chip).
+FOCUS_RING = """() => {
+  const focused = document.activeElement;
+  const ringed = focused.closest('.radio-chip') || focused;
+  const style = getComputedStyle(ringed);
+  return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+}"""
+# The focused element's box against the top of the docked keys.
+FOCUS_BOX = """() => {
+  const focused = document.activeElement;
+  const box = (focused.closest('.radio-chip') || focused).getBoundingClientRect();
+  const dock = document.querySelector('.dock').getBoundingClientRect().top;
+  return {top: box.top, bottom: box.bottom, dock};
+}"""
+
+
+@PHONES
+def test_the_reference_hand_is_counted_with_the_keyboard_alone(new_phone, viewport, new_game):
+    page = new_phone(viewport)
+    _, url = new_game()
+    page.goto(url)
+    pad = page.locator("#hand-form")
+    for _ in range(60):
+        if page.evaluate("document.activeElement.matches('input[name=went_out]')"):
+            break
+        page.keyboard.press("Tab")
+    hint = pad.locator(".pad-keyboard")
+    # Ann went out; Bob 3 and 20, Cat 50 and 20, Dan 8: the row with the focus takes the cards.
+    keys = ["Space", "Tab", "3", "a", "Tab", "Tab", "w", "a", "Tab", "Tab", "8"]
+    hint_shown = []
+    for key in keys:
+        page.keyboard.press(key)
+        assert page.evaluate(FOCUS_RING), f"no focus ring after {key}"
+        box = page.evaluate(FOCUS_BOX)
+        assert box["top"] >= 0 and box["bottom"] <= box["dock"] + 1, (key, box)
+        if page.evaluate("document.activeElement.matches('.tally-pick')"):
+            hint_shown.append(hint.is_visible())
+    assert pad.evaluate(SHOWN)[1:] == [["3 · 20", "", "23"], ["50 · 20", "", "70"], ["8", "", "8"]]
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 101")
+    # The keys are said on screen whenever a row has the focus.
+    assert hint_shown and all(hint_shown)
+    expect(hint).to_contain_text("A adds 20, W adds 50")
+    # Backspace on a row takes its last card off; Enter chooses a row without adding anything.
+    page.keyboard.press("Backspace")
+    expect(pad.locator('.tally[data-name="Dan"] [data-points]')).to_have_text("—")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(pad.locator('.tally[data-name="Cat"]')).to_have_class(re.compile(r"\bis-active\b"))
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 93")
+
+
+def test_the_row_being_counted_is_in_view_above_the_dock_with_ten_players(new_phone, new_game):
+    page = new_phone({"width": 360, "height": 640})
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jay"]
+    _, url = new_game(names)
+    page.goto(url)
+    pad = page.locator("#hand-form")
+
+    def in_view(name: str) -> bool:
+        """Whether all the row says (name, cards, points) is on screen, above the docked keys."""
+        return page.evaluate(
+            """name => {
+              const row = document.querySelector(`.tally[data-name="${name}"]`);
+              const dock = document.querySelector('.dock').getBoundingClientRect();
+              const spans = Array.from(row.querySelectorAll('.tally-pick > span:not(:empty)'));
+              return spans.length > 0 && spans.every(span => {
+                const box = span.getBoundingClientRect();
+                return box.top >= 0 && box.bottom <= dock.top;
+              });
+            }""",
+            name,
+        )
+
+    for went_out, counted in [("Eve", "Fay"), ("Ann", "Bob"), ("Dan", "Eve")]:
+        pad.locator(".went-out .chip", has_text=went_out).tap()
+        expect(pad.locator(f'.tally[data-name="{counted}"]')).to_have_class(
+            re.compile(r"\bis-active\b")
+        )
+        assert in_view(counted), f"{counted} is not in view after {went_out} went out"
+    # A row chosen with the keyboard comes into view too.
+    pad.locator('.tally[data-name="Jay"] .tally-pick').focus()
+    page.keyboard.press("Enter")
+    assert in_view("Jay")

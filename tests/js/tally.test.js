@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { activeSeat, deckProblems, pointsOf, seatState, tally, uncounted } from "../../static/js/src/tally.js";
+import {
+  activeSeat,
+  deckProblems,
+  pointsOf,
+  rowLabel,
+  seatState,
+  tally,
+  typedProblem,
+  uncounted,
+} from "../../static/js/src/tally.js";
 import { padData, partners, rows } from "./pad_data.js";
 
 describe("seat states", () => {
@@ -76,6 +85,71 @@ describe("sums", () => {
     pad.words = { ...pad.words, effect: "[{names} gains {points}]" };
     assert.equal(tally(pad, rows({ 1: ["9"] }), "0").brief, "[Ann gains 9]");
   });
+  test("the effects are listed in the server's words too", () => {
+    const pad = padData({ mode: "challenge" });
+    pad.words = { ...pad.words, list: " / " };
+    assert.equal(tally(pad, rows({ 1: ["9"], 2: ["20"], 3: ["3"] }), "0").brief, "Bob +9 / Cat +20 / Dan +3");
+  });
+});
+
+describe("a player not yet counted", () => {
+  test("shows a dash, never a bare 0, and its name says so", () => {
+    const pad = padData();
+    const worked = tally(pad, rows({ 1: ["3"] }), "0");
+    assert.deepEqual(
+      worked.rows.map(({ points, note, entered }) => [points, note, entered]),
+      [
+        ["", "went out", false],
+        ["3", "", true],
+        ["—", "", false],
+        ["—", "", false],
+      ],
+    );
+    assert.equal(rowLabel(pad, worked.rows[2], false), "Cat, not counted yet, choose to count");
+  });
+  test("a typed 0 and a tapped 0 are counted zeros", () => {
+    const worked = tally(padData(), rows({ 1: ["0"] }, { 2: "0" }), "0");
+    assert.deepEqual(
+      worked.rows.slice(1, 3).map(({ points, note, tape }) => [points, note, tape]),
+      [
+        ["0", "", "0"],
+        ["0", "", "typed"],
+      ],
+    );
+  });
+  test("nobody chosen yet: no row shows points", () => {
+    assert.deepEqual(
+      tally(padData(), rows({ 1: ["3"] }), null).rows.map(({ points }) => points),
+      ["", "", "", ""],
+    );
+  });
+});
+
+describe("a typed total checked as it is typed", () => {
+  test("the server's rule and words: digits only, not negative, at most the max", () => {
+    const pad = padData();
+    assert.equal(typedProblem(pad, ""), "");
+    assert.equal(typedProblem(pad, "37"), "");
+    assert.equal(typedProblem(pad, "0"), "");
+    assert.equal(typedProblem(pad, "1a2b"), "Type a whole number of points, like 37.");
+    assert.equal(typedProblem(pad, "-5"), "A total cannot be negative.");
+    assert.equal(typedProblem(pad, "100000"), "A total is at most 99999.");
+    assert.equal(typedProblem(padData({ total: { ...pad.total, max: 500 } }), "501"), "A total is at most 500.");
+  });
+  test("a total that is not one is marked, counts nothing, and the summary claims no score", () => {
+    const worked = tally(padData(), rows({ 1: ["3", "20"], 3: ["8"] }, { 2: "1a2b" }), "0");
+    assert.equal(worked.rows[2].problem, "Type a whole number of points, like 37.");
+    assert.equal(worked.rows[2].points, "—");
+    assert.equal(worked.rows[2].tape, "");
+    assert.equal(worked.summary, "Fix the total for Cat.");
+    assert.doesNotMatch(worked.summary, /scores/);
+  });
+  test("the queue is told to refuse it, in the same words", () => {
+    assert.equal(uncounted(padData(), rows({ 1: ["3"], 3: ["8"] }, { 2: "-5" }), "0"), "Fix the total for Cat.");
+  });
+  test("a partner's row is not checked: it is not posted", () => {
+    assert.equal(tally(partners(), rows({ 1: ["3"], 3: ["8"] }, { 2: "zz" }), "0").summary, "Ann & Cat score 11");
+  });
 });
 
 describe("deck limits", () => {
@@ -110,6 +184,23 @@ describe("deck limits", () => {
   });
   test("a last card that is in no limit changes nothing", () => {
     assert.deepEqual(deckProblems(padData(), { 1: ["0", "0", "0", "0"] }, "draw2", "0"), {});
+  });
+});
+
+describe("a row's name for a screen reader", () => {
+  test("name, points and state, in the server's words", () => {
+    const pad = padData();
+    const worked = tally(pad, rows({ 1: ["3", "20"], 2: ["0", "1"] }), "0").rows;
+    worked[2].points = "1";
+    assert.deepEqual(
+      [rowLabel(pad, worked[0], false), rowLabel(pad, worked[1], true), rowLabel(pad, worked[2], false)],
+      ["Ann, went out", "Bob, 23 points, being counted", "Cat, 1 point, choose to count"],
+    );
+    assert.equal(rowLabel(pad, worked[3], false), "Dan, not counted yet, choose to count");
+  });
+  test("partners and nobody chosen yet", () => {
+    assert.equal(rowLabel(partners(), tally(partners(), rows(), "0").rows[2], false), "Cat, partner, not counted");
+    assert.equal(rowLabel(padData(), tally(padData(), rows(), null).rows[1], false), "Bob");
   });
 });
 

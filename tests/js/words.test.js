@@ -19,7 +19,7 @@ test("a value is put in as it is, not read as a template", () => {
   assert.equal(fill("{names}", { names: "{total} $& $1" }), "{total} $& $1");
 });
 
-test("a side's effect, in the server's words when it sent them", () => {
-  assert.equal(effectText({}, "Ann & Cat", 29), "Ann & Cat +29");
+test("a side's effect, in the server's words", () => {
+  assert.equal(effectText({ effect: "{names} +{points}" }, "Ann & Cat", 29), "Ann & Cat +29");
   assert.equal(effectText({ effect: "{names}: {points}" }, "Ann", 5), "Ann: 5");
 });

@@ -257,7 +257,7 @@ def test_pad_taps_build_select_go_back_and_clear(client, new_game, rows):
     assert tape(page, 2) == ("50", "50", "50")
 
     page = tap("clear", active="2", **{"counts-1-cards": "7", "counts-2-cards": "50"})
-    assert tape(page, 2) == ("", "", "0")
+    assert tape(page, 2) == ("", "", "—")
     assert tape(page, 1) == ("7", "7", "7")
     assert rows("hands") == 0
 
@@ -350,3 +350,62 @@ def test_a_kept_tally_is_not_drawn_on_a_row_that_is_not_counted(client, new_game
     assert bob.find(data_note="").text == "went out"
     assert bob.find(data_tape="").text == ""
     assert bob.find(data_points="").text == ""
+
+
+def test_a_player_not_yet_counted_shows_no_bare_zero(client, new_game):
+    game_id = new_game(3)
+    base = {"number": "1", "went_out": "0", "action": "card:3", "active": "1"}
+    page = parse(client.post(hands_url(game_id), data={**base, "counts-2-points": "0"}))
+    # Bob counted a 3, Cat typed 0: both counted. Nobody else is shown as 0.
+    assert tape(page, 1) == ("3", "3", "3")
+    assert tape(page, 2)[1:] == ("typed", "0")
+    page = parse(client.post(hands_url(game_id), data=base))
+    assert tape(page, 2) == ("", "", "—")
+    assert tally(page, 2).find("button")["aria-label"] == "Cat, not counted yet, choose to count"
+    assert tally(page, 1).find("button")["aria-label"] == "Bob, 3 points, being counted"
+
+
+def test_a_total_that_is_not_one_claims_no_score(client, new_game, rows):
+    game_id = new_game(3)
+    for typed, message in [
+        ("1a2b", "Type a whole number of points, like 37."),
+        ("-5", "A total cannot be negative."),
+    ]:
+        data = hand_form(0, {1: ["3"]}, 1) | {"counts-2-points": typed}
+        page = parse(client.post(hands_url(game_id), data=data))
+        assert error_for(page, "counts-2") == message
+        assert page.find(class_="summary").text == "Fix the total for Cat."
+        assert tape(page, 2)[2] == "—"
+    assert rows("hands") == 0
+
+
+def test_the_pad_data_says_what_a_typed_total_may_be(client, new_game):
+    data = pad_data(parse(client.get(f"/games/{new_game(3)}")))
+    assert data["total"] == {
+        "pattern": "^[0-9]+$",
+        "max": 99999,
+        "words": {
+            "digits": "Type a whole number of points, like 37.",
+            "negative": "A total cannot be negative.",
+            "max": "A total is at most {max}.",
+        },
+    }
+    page = parse(client.get(f"/games/{new_game(3)}"))
+    assert page.find("input", name="counts-0-points").attrs["maxlength"] == "5"
+
+
+def test_the_pad_data_maps_the_keyboard_to_the_pads_keys(client, new_game):
+    page = parse(client.get(f"/games/{new_game(3)}"))
+    keyboard = pad_data(page)["keyboard"]
+    assert keyboard == {
+        **{str(digit): str(digit) for digit in range(10)},
+        "a": "20",
+        "w": "50",
+        "b": "blank",
+        "Backspace": "back",
+    }
+    hint = page.find("p", id="pad-keyboard")
+    # Said on screen by the script, which makes the keys work: hidden without it.
+    assert hint.has_attr("hidden")
+    assert "A adds 20, W adds 50" in hint.text
+    assert "B adds a blank" in hint.text

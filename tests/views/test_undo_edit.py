@@ -159,15 +159,14 @@ def test_undo_removes_the_last_hand_and_totals_go_back(client, new_game, play, s
     play(game_id, 0, {1: 30, 2: 20})
     play(game_id, 1, {0: 10, 2: 15})
     response = client.post(undo_url(game_id, 2))
-    assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{game_id}"
+    assert response.status_code == 200
     state = state_of(game_id)
     assert scores(state) == [50, 0, 0]
     # Cat dealt hand 1, so Ann deals hand 2 again.
     assert state.dealer == 0
     assert rows("hands") == 1
-    page = parse(client.get(f"/games/{game_id}"))
-    assert page.value("number") == "2"
+    assert parse(response).value("number") == "2"
+    assert parse(client.get(f"/games/{game_id}")).value("number") == "2"
 
 
 def test_only_the_last_hand_can_be_undone(client, new_game, play, state_of, rows):
@@ -197,6 +196,33 @@ def test_undoing_the_winning_hand_puts_the_game_back_in_play(client, new_game, p
     assert page.find("form", id="hand-form") is not None
     home = parse(client.get("/"))
     assert home.find("a", href=f"/games/{game_id}").text.endswith("Resume")
+
+
+def test_an_undone_hand_is_back_on_the_pad_to_fix_and_save_again(client, new_game, state_of):
+    game_id = new_game(["Ann", "Bob", "Cat", "Dan"])
+    # Saved with a mistake: 5 typed for Dan's 8.
+    mistake = {**hand_form(0, {1: ["3", "20"], 2: ["50", "20"], 3: 5}, 1), "last_card": "draw2"}
+    # A plain post, then the Undo of the "Hand 1 saved" note.
+    for headers in ({}, {**HTMX, "HX-Target": "game"}):
+        assert client.post(f"/games/{game_id}/hands", data=mistake).status_code == 303
+        response = client.post(undo_url(game_id, 1), headers=headers)
+        assert response.status_code == 200
+        page = parse(response)
+        pad = page.find("form", id="hand-form")
+        assert pad.attrs["action"] == f"/games/{game_id}/hands"
+        assert page.value("number") == "1"
+        assert pad.find("input", name="went_out", value="0").has_attr("checked")
+        assert pad.find("input", name="last_card", value="draw2").has_attr("checked")
+        assert page.value("counts-1-cards") == "3 20"
+        assert page.value("counts-2-cards") == "50 20"
+        assert page.value("counts-3-points") == "5"
+        assert pad.find(class_="summary").text == "Ann scores 98"
+        assert state_of(game_id).next_hand_number == 1
+    # Fixed (8 typed for 5) and saved again, from the pad as it came back.
+    fields = {field["name"]: field.get("value", "") for field in pad.find_all("input")}
+    fields.update({"went_out": "0", "last_card": "draw2", "counts-3-points": "8", "action": "save"})
+    assert client.post(f"/games/{game_id}/hands", data=fields).status_code == 303
+    assert scores(state_of(game_id))[0] == 101
 
 
 def test_undoing_a_hand_that_does_not_exist_is_404(client, new_game):

@@ -4,7 +4,7 @@
 // the form's data-pad (HandForm.pad_data); tally.js adds up, this file reads and draws.
 
 import { all, handNumber, localStore } from "./dom.js";
-import { activeSeat, tally, uncounted } from "./tally.js";
+import { activeSeat, rowLabel, tally, uncounted } from "./tally.js";
 import { fill } from "./words.js";
 
 const TALLY_KEY = "uno:tally:";
@@ -50,7 +50,7 @@ export const forgetTally = (game, number) => {
 
 // What was entered on the pad (not its token, nor the hand's number), radios by their choice:
 // who went out, each seat's cards and typed total, the seat being counted, the last card.
-const fields = (form) => all(form, "input[name]:not([name=csrf_token]):not([name=number])");
+const fields = (form) => all(form, "input[name]:not([name=csrf_token], [name=number], [name=game_key])");
 
 /** Whether anything has been entered on the pad (choosing the seat being counted aside). */
 export const hasTally = (form) =>
@@ -125,12 +125,62 @@ const showDeckProblems = (row, messages) => {
   if (note.textContent !== text) note.textContent = text;
 };
 
+// A typed total that is not one: marked invalid, with the server's words next to it (the script's
+// own note, marked data-typed-error, which it replaces or removes as the total changes).
+const showTypedProblem = (row, problem) => {
+  const typed = row.querySelector("[data-typed]");
+  let note = row.querySelector("[data-typed-error]");
+  if (!problem) {
+    if (note) {
+      note.remove();
+      typed.removeAttribute("aria-invalid");
+      typed.removeAttribute("aria-describedby");
+    }
+    return;
+  }
+  // The server's refusal of the same total already says it, in the same words.
+  if (!note && row.querySelector(".error[id]:not([data-typed-error])")) return;
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "error";
+    note.id = "counts-" + row.dataset.seat + "-error";
+    note.setAttribute("data-typed-error", "");
+    typed.closest(".tally-total").after(note);
+  }
+  if (note.textContent !== problem) note.textContent = problem;
+  typed.setAttribute("aria-invalid", "true");
+  typed.setAttribute("aria-describedby", note.id);
+};
+
 const clearServerError = (row) => {
-  const error = row.querySelector(".error:not([data-deck])");
+  const error = row.querySelector(".error:not([data-deck]):not([data-typed-error])");
   if (error) error.remove();
   const typed = row.querySelector("[data-typed]");
   typed.removeAttribute("aria-invalid");
   typed.removeAttribute("aria-describedby");
+};
+
+// Whatever scrolls into view stops above the dock: the page's scroll padding is the dock's height,
+// measured, since the keys it holds change with the deck and the screen.
+const padDock = (form) => {
+  const dock = form.querySelector(".dock");
+  if (dock) document.documentElement.style.scrollPaddingBottom = dock.offsetHeight + "px";
+};
+
+// Brought into view when any of what the row says (its name, cards, note, points) is off the
+// screen or under the dock; its padding alone under the dock's edge is no reason to move the page.
+const showRow = (form, seat) => {
+  const row = form.querySelector('.tally[data-seat="' + seat + '"]');
+  const dock = form.querySelector(".dock");
+  if (!row || !dock) return;
+  const bottom = Math.min(dock.getBoundingClientRect().top, window.innerHeight);
+  const hidden = all(row, ".tally-pick > span:not(:empty)").some((span) => {
+    const box = span.getBoundingClientRect();
+    return box.top < 0 || box.bottom > bottom;
+  });
+  if (!hidden) return;
+  padDock(form);
+  row.scrollIntoView({ block: "nearest" });
 };
 
 /** Draws the pad from its fields: rows, seat being counted, summary; keeps the tally. */
@@ -149,16 +199,24 @@ export const drawPad = (form) => {
     row.querySelector("[data-tape]").textContent = drawn.tape;
     row.querySelector("[data-points]").textContent = drawn.points;
     showDeckProblems(row, worked.problems[row.dataset.seat]);
+    showTypedProblem(row, drawn.problem);
   });
 
   const activeInput = form.querySelector("[data-active]");
   const active = activeSeat(pad, out, activeInput.value);
   activeInput.value = active;
-  for (const row of rows) {
+  rows.forEach((row, index) => {
     const isActive = row.dataset.seat === active;
     row.classList.toggle("is-active", isActive);
-    row.querySelector(".tally-pick").setAttribute("aria-pressed", isActive ? "true" : "false");
-  }
+    const pick = row.querySelector(".tally-pick");
+    pick.setAttribute("aria-pressed", isActive ? "true" : "false");
+    const label = rowLabel(pad, worked.rows[index], isActive);
+    if (pick.getAttribute("aria-label") !== label) pick.setAttribute("aria-label", label);
+  });
+  // A row that becomes the one counted is brought into view, above the docked keys. Not on the
+  // first draw: a page opened or swapped in stays where it is.
+  if (form._active !== undefined && active !== form._active && active !== "") showRow(form, active);
+  form._active = active;
 
   form.querySelector("[data-summary]").textContent = worked.summary;
   const counting = hasTally(form);
@@ -193,6 +251,18 @@ const activeRow = (form) => {
   return seat === "" ? null : form.querySelector('.tally[data-seat="' + seat + '"]');
 };
 
+// A pad key on the row being counted: a card added, the last removed, or the row cleared.
+const tapKey = (form, row, { card, pad }) => {
+  let cards = cardsOf(row);
+  if (card !== undefined) cards.push(card);
+  else if (pad === "back") cards.pop();
+  else cards = [];
+  if (card !== undefined || pad === "clear") row.querySelector("[data-typed]").value = "";
+  row.querySelector("[data-cards]").value = cards.join(" ");
+  clearServerError(row);
+  drawPad(form);
+};
+
 const onClick = (event) => {
   const button = event.target.closest("button");
   if (button && button.dataset.undo && window.htmx) {
@@ -206,19 +276,11 @@ const onClick = (event) => {
   }
   const form = button && button.closest("form.pad");
   if (!form) return;
-  const row = activeRow(form);
   const { card, pad } = button.dataset;
   if (card !== undefined || pad) {
     event.preventDefault();
-    if (!row) return;
-    let cards = cardsOf(row);
-    if (card !== undefined) cards.push(card);
-    else if (pad === "back") cards.pop();
-    else cards = [];
-    if (card !== undefined || pad === "clear") row.querySelector("[data-typed]").value = "";
-    row.querySelector("[data-cards]").value = cards.join(" ");
-    clearServerError(row);
-    drawPad(form);
+    const row = activeRow(form);
+    if (row) tapKey(form, row, { card, pad });
   } else if (button.classList.contains("tally-pick")) {
     event.preventDefault();
     form.querySelector("[data-active]").value = button.closest(".tally").dataset.seat;
@@ -252,16 +314,42 @@ const onInput = (event) => {
   }
 };
 
-const onFocusIn = (event) => {
+// A tap on a total box counts that row. Focus alone does not: tabbing past the boxes must not
+// move the row the keys count into.
+const onPointerDown = (event) => {
   const form = event.target.closest && event.target.closest("form.pad");
-  if (form && event.target.matches("[data-typed]")) {
+  if (form && event.target.matches("[data-typed]:not([disabled])")) {
     form.querySelector("[data-active]").value = event.target.closest(".tally").dataset.seat;
     drawPad(form);
   }
 };
 
+// A focused row keeps its scroll padding current, like a row chosen by a tap.
+const onFocusIn = (event) => {
+  const form = event.target.closest && event.target.closest("form.pad");
+  if (form && event.target.matches(".tally-pick, [data-typed]")) padDock(form);
+};
+
+// The pad's keys from the keyboard, as the server maps them (pad data's keyboard): while a row has
+// the focus they count into that row; while a pad key has it, into the row being counted.
+const padShortcut = (event) => {
+  if (event.ctrlKey || event.altKey || event.metaKey || !event.target.matches) return false;
+  const target = event.target;
+  if (!target.matches("form.pad .tally-pick:not([disabled]), form.pad .keys .key")) return false;
+  const form = target.closest("form.pad");
+  const key = padData(form).keyboard[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  if (key === undefined) return false;
+  event.preventDefault();
+  if (target.classList.contains("tally-pick"))
+    form.querySelector("[data-active]").value = target.closest(".tally").dataset.seat;
+  const row = activeRow(form);
+  if (row) tapKey(form, row, key === "back" || key === "clear" ? { pad: key } : { card: key });
+  return true;
+};
+
 // Enter in a typed total moves on to the next hand's total instead of submitting the form.
 const onKeyDown = (event) => {
+  if (padShortcut(event)) return;
   if (event.key !== "Enter" || !event.target.matches || !event.target.matches("form.pad [data-typed]")) return;
   event.preventDefault();
   const form = event.target.closest("form.pad");
@@ -291,6 +379,12 @@ export const enhancePads = (root) => {
   const forms = all(root.querySelectorAll ? root : document, "form.pad");
   if (root.matches && root.matches("form.pad")) forms.push(root);
   for (const form of forms) {
+    // The keyboard's keys work now: the hint that says them is shown while a row has the focus.
+    const hint = form.querySelector(".pad-keyboard");
+    if (hint) {
+      hint.hidden = false;
+      for (const pick of all(form, ".tally-pick")) pick.setAttribute("aria-describedby", hint.id);
+    }
     restoreTally(form);
     drawPad(form);
   }
@@ -303,6 +397,7 @@ export const startPads = () => {
   document.addEventListener("change", onChange);
   document.addEventListener("input", onInput);
   document.addEventListener("focusin", onFocusIn);
+  document.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("keydown", onKeyDown);
   document.addEventListener("htmx:beforeSwap", onBeforeSwap);
   document.addEventListener("htmx:load", (event) => enhancePads(event.detail.elt));

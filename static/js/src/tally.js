@@ -12,6 +12,8 @@ import { effectText, fill } from "./words.js";
  * @property {number[]} sides each seat's side
  * @property {Record<string, number[]>} counted seats counted, by who went out; only seats in play
  * @property {Record<string, string>} words the sentences to fill
+ * @property {{pattern: string, max: number, words: Record<string, string>}} total what a typed total
+ *   may be: its pattern, the most it may be, and what to say when it is not (digits, negative, max)
  * @property {[string, string[], number][]} limits what a kind is called, its tokens, how many the deck has
  */
 
@@ -23,9 +25,24 @@ export const seatState = (pad, seat, out) => {
   return pad.counted[out].includes(parseInt(seat, 10)) ? "counted" : "partner";
 };
 
-/** A typed total when it is a whole number, else what the cards are worth. */
+/**
+ * What is wrong with a typed total, in the server's words, or "" when it is a total (or empty).
+ * @param {PadData} pad
+ * @param {string} typed
+ */
+export const typedProblem = (pad, typed) => {
+  const { pattern, max, words } = pad.total;
+  if (!typed) return "";
+  if (/^-\d+$/.test(typed)) return words.negative;
+  if (!new RegExp(pattern).test(typed)) return words.digits;
+  return parseInt(typed, 10) > max ? fill(words.max, { max }) : "";
+};
+
+/** A typed total when it is one, else what the cards are worth. */
 export const pointsOf = (pad, cards, typed) =>
-  typed && /^\d+$/.test(typed) ? parseInt(typed, 10) : cards.reduce((sum, card) => sum + (pad.values[card] || 0), 0);
+  typed && !typedProblem(pad, typed)
+    ? parseInt(typed, 10)
+    : cards.reduce((sum, card) => sum + (pad.values[card] || 0), 0);
 
 /**
  * Kinds of card counted across the hand beyond what the deck has: a message per seat holding one.
@@ -72,10 +89,15 @@ export const tally = (pad, rows, out, lastCard = null) => {
   const brief = [];
   const cardsBySeat = {};
   let total = 0;
+  const wrong = [];
   const drawn = rows.map(({ seat, cards, typed }) => {
     const state = seatState(pad, seat, out);
     const counting = state === "counted";
-    const points = pointsOf(pad, cards, typed);
+    const problem = counting ? typedProblem(pad, typed) : "";
+    // Counted once a card is tapped or a total typed: until then the row says so, never a bare 0.
+    const entered = counting && !problem && (cards.length > 0 || typed !== "");
+    const points = pointsOf(pad, problem ? [] : cards, problem ? "" : typed);
+    if (problem) wrong.push(pad.names[seat]);
     if (counting) {
       total += points;
       if (!typed) cardsBySeat[seat] = cards;
@@ -89,10 +111,13 @@ export const tally = (pad, rows, out, lastCard = null) => {
       seat,
       state,
       counting,
-      points: counting ? String(points) : "",
+      entered,
+      problem,
+      points: !counting ? "" : entered ? String(points) : words.blank,
+      // Not yet counted: a dash, and the row's name says why (rowLabel), in one line as before.
       note: counting ? "" : words[state] || "",
       // A tally kept from before who went out changed is not drawn over "went out".
-      tape: !counting ? "" : typed ? words.typed : cards.map((card) => pad.values[card]).join(words.tape),
+      tape: !entered ? "" : typed ? words.typed : cards.map((card) => pad.values[card]).join(words.tape),
     };
   });
   let summary = words.nobody;
@@ -104,14 +129,31 @@ export const tally = (pad, rows, out, lastCard = null) => {
     effect[pad.sides[out]] = total;
     brief.push(effectText(words, names, total));
   }
+  // A total that is not one gives no score: the summary says which to fix instead of claiming one.
+  if (out !== null && wrong.length) summary = fill(words.fix, { names: wrong.join(", ") });
   return {
     rows: drawn,
     total,
     summary,
     effect,
-    brief: brief.join(" · "),
+    brief: brief.join(words.list),
     problems: deckProblems(pad, cardsBySeat, lastCard, out),
   };
+};
+
+/**
+ * A row's button in the server's words, as a screen reader says it: name, points and what
+ * choosing it does ("Bob, 23 points, being counted"), or why it is not counted ("Ann, went out").
+ * @param {PadData} pad
+ * @param {{seat: string, counting: boolean, entered: boolean, points: string, note: string}} row from tally()
+ * @param {boolean} active whether it is the row being counted
+ */
+export const rowLabel = (pad, row, active) => {
+  const { words } = pad;
+  const name = pad.names[row.seat];
+  if (!row.counting) return row.note ? fill(words.row_other, { name, note: row.note }) : name;
+  const points = row.entered ? fill(words[row.points === "1" ? "point" : "points"], { points: row.points }) : words.pending;
+  return fill(words.row, { name, points, state: words[active ? "active" : "choose"] });
 };
 
 /** The seat being counted: the one chosen if it is counted, else the first counted, else none. */
@@ -122,10 +164,15 @@ export const activeSeat = (pad, out, chosen) => {
 
 /**
  * What the server would refuse at once, said before a hand waits on the phone: nobody went out,
- * or counted players with neither cards nor a total. "" when the hand can be sent.
+ * a typed total that is not one, or counted players with neither cards nor a total. "" when the
+ * hand can be sent.
  */
 export const uncounted = (pad, rows, out) => {
   if (out === null) return pad.words.nobody;
-  const missing = rows.filter(({ seat, cards, typed }) => seatState(pad, seat, out) === "counted" && !cards.length && !typed);
-  return missing.length ? fill(pad.words.uncounted, { names: missing.map(({ seat }) => pad.names[seat]).join(", ") }) : "";
+  const counted = rows.filter(({ seat }) => seatState(pad, seat, out) === "counted");
+  const names = (list) => list.map(({ seat }) => pad.names[seat]).join(", ");
+  const wrong = counted.filter(({ typed }) => typedProblem(pad, typed));
+  if (wrong.length) return fill(pad.words.fix, { names: names(wrong) });
+  const missing = counted.filter(({ cards, typed }) => !cards.length && !typed);
+  return missing.length ? fill(pad.words.uncounted, { names: names(missing) }) : "";
 };

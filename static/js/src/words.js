@@ -9,8 +9,5 @@
 export const fill = (template, values) =>
   template.replace(/\{(\w+)\}/g, (slot, key) => (key in values ? String(values[key]) : slot));
 
-/**
- * A side's points as the queue shows them ("Ann & Cat +29"), in the server's words when it sent
- * them (the pad's words.effect).
- */
-export const effectText = (words, names, points) => fill(words.effect || "{names} +{points}", { names, points });
+/** A side's points as the queue shows them ("Ann & Cat +29"), in the pad's words.effect. */
+export const effectText = (words, names, points) => fill(words.effect, { names, points });
