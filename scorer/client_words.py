@@ -45,6 +45,10 @@ CLIENT_WORDS: dict[str, str] = {
     # {seen} is the time the copy was seen.
     "copyOffline": "Offline · last seen {seen}",
     "copyUnreachable": "Can't reach the scorer · last seen {seen}",
+    # The hand the pad counts, which runs ahead of the scoreboard while hands wait to send.
+    "saveHand": "Save hand {number}",
+    "dealsHand": "{dealer} deals hand {number}.",
+    "dealerUnknown": "Hand {number}: who deals depends on the hands waiting to send.",
     # Sharing a game's link.
     "copied": "Link copied.",
     "copyFailed": "Copying did not work: press and hold the link to copy it.",

@@ -17,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from browser.targets import offenders
 from browser.thumb import ThumbTaps, reference_hand
 from document import parse
-from factories import make_game
+from factories import make_game, record
 from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.exceptions import ServiceUnavailable
@@ -433,6 +433,67 @@ def test_hands_waiting_to_send_leave_the_pad_where_it_was(
     taps(page.get_by_role("button", name="Save hand"))
     expect(waiting(page)).to_have_count(3)
     expect(waiting(page).nth(2)).to_contain_text(re.compile(r"^Hand 3 · Bob \+9 · waiting to send"))
+
+
+def dealer_shown(page: Page) -> tuple[str, list[str]]:
+    """The dealer line, and the names of the rows whose DEALS badge is visible."""
+    line = page.locator("#scoreboard .deal-line").inner_text()
+    badged = page.locator("#scoreboard .player:has(.dealer-mark:visible)")
+    return line, [
+        name or "" for name in badged.evaluate_all("(all) => all.map((p) => p.dataset.name)")
+    ]
+
+
+def test_the_dealer_line_badge_and_hand_number_follow_the_hands_waiting_to_send(
+    offline_phone, live_server: str, live_app: Flask, enter_hand
+):
+    """Hands 3 and 4 wait: the page shows hand 5 and its dealer, Ann, the server's rotation."""
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat", "Dan"]).id
+        record(db.session, game, 0, {1: 5, 2: 5, 3: 5})
+        record(db.session, game, 1, {0: 5, 2: 5, 3: 5})
+    page = offline_phone()
+    open_with_copy(page, f"{live_server}/games/{game}")
+    assert dealer_shown(page) == ("Cat deals hand 3.", ["Cat"])
+    page.context.set_offline(True)
+    enter_hand(page, Locator.tap, "Cat", {"Dan": ["7"], "Ann": ["1"], "Bob": ["2"]})
+    save(page)
+    enter_hand(page, Locator.tap, "Dan", {"Ann": ["3"], "Bob": ["4"], "Cat": ["5"]})
+    save(page)
+    expect(waiting(page)).to_have_count(2)
+
+    for reopened in (False, True):
+        if reopened:
+            page.reload()
+            expect(page.locator("#copy-mark")).to_contain_text("Offline · last seen")
+        expect(page.locator("#scoreboard .deal-line")).to_have_text("Ann deals hand 5.")
+        assert dealer_shown(page) == ("Ann deals hand 5.", ["Ann"])
+        # The hand number is on the pad, in view, where the thumb saves it.
+        save_button = page.locator("#hand-form button.save")
+        expect(save_button).to_have_text("Save hand 5")
+        expect(save_button).to_be_in_viewport()
+    page.context.set_offline(False)
+    expect(page.locator("#waiting")).to_have_count(0)
+    expect(page.locator("#scoreboard .deal-line")).to_have_text("Ann deals hand 5.")
+    expect(page.locator("#hand-form button.save")).to_have_text("Save hand 5")
+
+
+def test_a_challenge_dealer_a_waiting_hand_may_change_is_not_named(
+    offline_phone, live_server: str, live_app: Flask, enter_hand
+):
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat"], mode="challenge").id
+    page = offline_phone()
+    open_with_copy(page, f"{live_server}/games/{game}")
+    page.context.set_offline(True)
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["7"], "Cat": ["1"]})
+    save(page)
+    expect(waiting(page)).to_have_count(1)
+    expect(page.locator("#scoreboard .deal-line")).to_have_text(
+        CLIENT_WORDS["dealerUnknown"].format(number=2)
+    )
+    assert dealer_shown(page)[1] == []
+    expect(page.locator("#hand-form button.save")).to_have_text("Save hand 2")
 
 
 def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(

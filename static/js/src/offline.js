@@ -10,7 +10,7 @@ import { markText, nextState, startState } from "./copy.js";
 import { element, handNumber, localStore } from "./dom.js";
 import { pollNow } from "./live.js";
 import { enhancePads, forgetTally, padRefusal, resetPad } from "./pad.js";
-import { nextRetry, nextToSend, needsChoice, outcome, waitingHands, waitingPoints } from "./queue.js";
+import { dealerOf, nextRetry, nextToSend, needsChoice, outcome, waitingHands, waitingPoints } from "./queue.js";
 import { fill } from "./words.js";
 
 // How long the page waits after a change before the worker's copy follows it.
@@ -164,7 +164,48 @@ const showWaitingPoints = (hands) => {
   }
 };
 
+// The dealer line, the DEALS badge and the Save button follow the hand the pad counts, which runs
+// ahead of the scoreboard while hands wait: who deals it is the server's (data-dealers), or the
+// server's line saying it cannot be known yet.
+const showDealer = () => {
+  const board = document.getElementById("scoreboard");
+  const form = recordForm();
+  const line = board && board.querySelector(".deal-line");
+  const number = handNumber(form);
+  if (!line || number === null || board.dataset.dealers === undefined) return;
+  const save = form.querySelector("button.save");
+  if (save) save.textContent = fill(words.saveHand, { number });
+  if (String(number) === (line.dataset.hand || board.dataset.next)) return;
+  line.dataset.hand = String(number);
+  let dealers = [];
+  try {
+    dealers = JSON.parse(board.dataset.dealers);
+  } catch {
+    /* no dealer named */
+  }
+  const seat = dealerOf(dealers, parseInt(board.dataset.next, 10), number);
+  const player = seat === null ? null : board.querySelector('.player[data-seat="' + seat + '"]');
+  const mark = board.querySelector(".dealer-mark");
+  if (mark) {
+    mark.hidden = !player;
+    if (player && mark.parentNode !== player) player.append(" ", mark);
+  }
+  if (!player) {
+    line.textContent = fill(words.dealerUnknown, { number });
+    return;
+  }
+  // The name stands out, as in the server's line: the words around it are filled in.
+  const [before, after = ""] = words.dealsHand.split("{dealer}");
+  const name = element("strong", "", player.dataset.name);
+  line.replaceChildren(fill(before, { number }), name, fill(after, { number }));
+};
+
 const showQueue = () => {
+  showHands();
+  showDealer();
+};
+
+const showHands = () => {
   if (!game) return;
   const hands = queue().list();
   let box = document.getElementById("waiting");
