@@ -48,7 +48,7 @@ CLIENT_WORDS: dict[str, str] = {
     # The hand the pad counts, which runs ahead of the scoreboard while hands wait to send.
     "saveHand": "Save hand {number}",
     "dealsHand": "{dealer} deals hand {number}.",
-    "dealerUnknown": "Hand {number}: who deals depends on the hands waiting to send.",
+    "dealerUnknown": "Hand {number}: dealer known once sent.",
     # Sharing a game's link.
     "copied": "Link copied.",
     "copyFailed": "Copying did not work: press and hold the link to copy it.",

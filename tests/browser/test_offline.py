@@ -664,6 +664,11 @@ def test_every_word_the_script_shows_comes_from_the_server(
     save(page)
     expect(waiting(page)).to_have_count(1)
     assert unmarked(page, "#waiting", "[data-waiting]:not([hidden])") == []
+    # The hand the pad now counts, and who deals it (the name is the table's, not a word).
+    assert unmarked(page, "#hand-form button.save") == []
+    expect(page.locator("#scoreboard .deal-line")).to_have_text(
+        re.compile(f"^{re.escape(OPEN)}Cat deals hand 3.{re.escape(CLOSE)}$")
+    )
     assert page.locator("#waiting").get_attribute("aria-label").startswith(OPEN)
     # Its first try has failed: a request still in flight as the page reloads can reach the
     # server although the phone is offline.

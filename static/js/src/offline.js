@@ -175,7 +175,9 @@ const showDealer = () => {
   if (!line || number === null || board.dataset.dealers === undefined) return;
   const save = form.querySelector("button.save");
   if (save) save.textContent = fill(words.saveHand, { number });
-  if (String(number) === (line.dataset.hand || board.dataset.next)) return;
+  // Only a pad ahead of the scoreboard needs it: one behind counts a hand another phone saved.
+  const next = parseInt(board.dataset.next, 10);
+  if (!(number > next) || String(number) === line.dataset.hand) return;
   line.dataset.hand = String(number);
   let dealers = [];
   try {
@@ -183,7 +185,7 @@ const showDealer = () => {
   } catch {
     /* no dealer named */
   }
-  const seat = dealerOf(dealers, parseInt(board.dataset.next, 10), number);
+  const seat = dealerOf(dealers, next, number);
   const player = seat === null ? null : board.querySelector('.player[data-seat="' + seat + '"]');
   const mark = board.querySelector(".dealer-mark");
   if (mark) {
