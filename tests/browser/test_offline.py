@@ -327,18 +327,53 @@ def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
     pad_top = page.locator("#hand-form").bounding_box()["y"]
     page.locator("#hand-form .went-out .chip", has_text="Ann").tap()
     expect(page.locator("#hand-form [data-summary]")).to_have_text("Ann scores 0")
-    # Then the fresh state in its place, and the mark goes, moving nothing under the thumb.
+    # Then the fresh state in its place, and the mark goes, moving nothing under the thumb. The
+    # tally begun on the copy stays, with a word that another phone saved that hand.
     expect(page.locator("#copy-mark")).to_be_hidden()
-    assert page.locator("#hand-form").bounding_box()["y"] == pad_top
-    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
     expect(page.locator("#scoreboard .standings li").first).to_contain_text("Cat")
     expect(page.locator("#scoreboard .standings li").first).to_contain_text("17")
+    assert page.locator("#hand-form").bounding_box()["y"] == pad_top
+    pad = page.locator("#hand-form")
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 1")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 0")
+    expect(pad.locator(".stale")).to_have_text(CLIENT_WORDS["savedElsewhere"].format(number=1))
     assert page.locator("html").get_attribute("data-copy-of") is None
-    # The fresh page is the live one: its poll and its token work.
+    # The fresh page is the live one: its token works, and the kept hand counts nothing twice.
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["7"]})
+    save(page)
+    page.locator("#race").get_by_role("link", name="Keep theirs").tap()
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
     enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["7"]})
     save(page)
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
     assert len(stored(live_app, game_id)) == 2
+
+
+GAME_PARTS = ["scoreboard", "play", "history", "chart", "poll"]
+
+
+def test_a_reopened_game_that_did_not_move_on_keeps_every_part_it_shows(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page, enter_hand
+):
+    """The fresh page changes nothing there: nothing is replaced, so nothing is laid out again."""
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    page.goto(f"{live_server}/rules")
+    slow_page(f"/games/{game_id}")
+    page.goto(url)
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=SLOW_S * 900)
+    page.evaluate(
+        "(ids) => ids.forEach((id) => { document.getElementById(id).seen = true; })", GAME_PARTS
+    )
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    replaced = "(ids) => ids.filter((id) => !document.getElementById(id).seen)"
+    assert page.evaluate(replaced, GAME_PARTS) == []
+    # The pad kept saves with the fresh page's token.
+    enter_hand(page, Locator.tap, "Bob", {"Cat": ["5"], "Ann": ["7"]})
+    save(page)
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    assert stored(live_app, game_id) == [(1, {2: 5, 0: 7})]
 
 
 PASSWORD = "correct horse battery"

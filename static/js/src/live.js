@@ -10,9 +10,12 @@ let words = {};
 
 // --- A poll must never wipe a tally being entered.
 
-// Keeps the touched pad, and says why the game moved on under it. Saving it then gets the
-// server's "already recorded" answer, so a hand is never counted twice.
-const keepPad = (pad, fresh) => {
+/**
+ * Keeps the touched pad, and says why the game moved on under it: `fresh` holds the pad the
+ * server would show now. Saving it then gets the server's answer to a hand already recorded, so
+ * a hand is never counted twice.
+ */
+export const keepPad = (pad, fresh) => {
   const mine = handNumber(pad);
   const next = handNumber(fresh);
   let text;
