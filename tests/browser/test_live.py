@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browser.targets import offenders
 from factories import make_game
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
@@ -136,6 +138,9 @@ def test_the_phone_that_loses_a_save_race_sees_both_versions_in_place_and_may_us
         ]
     )
     expect(other.locator("#hand-form")).to_be_hidden()
+    results = Axe().run(other)
+    assert not results.violations_count, results.generate_report()
+    assert offenders(other) == []
 
     race.get_by_role("button", name="Use ours").tap()
     expect(other.locator("#history .hand-head")).to_have_count(1)
