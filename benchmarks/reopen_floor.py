@@ -114,7 +114,8 @@ class Page:
     path: str
     target: str
     answered: str
-    # For the game: another phone records a hand; gives the hand number the fresh pad shows.
+    # For the game: another phone records a hand; gives the next hand's number, the fresh
+    # scoreboard's (the pad tapped on the copy keeps its hand, as a tally being counted does).
     record_hand: Callable[[], int] | None = None
     # The fresh state is in: given the hand number, a JavaScript expression true once it is.
     fresh: Callable[[int], str] | None = None
@@ -145,8 +146,7 @@ def game_page(name: str, proxy: CountingProxy, path: str, record_hand) -> Page:
     def fresh(number: int) -> str:
         return (
             "document.readyState === 'complete' && !document.documentElement.hasAttribute("
-            f"'data-copy-of') && document.querySelector('#hand-form input[name=number]')"
-            f".value === '{number}'"
+            f"'data-copy-of') && document.getElementById('scoreboard').dataset.next === '{number}'"
         )
 
     return Page(name, proxy, path, chip, answered, record_hand, fresh)

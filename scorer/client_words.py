@@ -45,6 +45,14 @@ CLIENT_WORDS: dict[str, str] = {
     # {seen} is the time the copy was seen.
     "copyOffline": "Offline · last seen {seen}",
     "copyUnreachable": "Can't reach the scorer · last seen {seen}",
+    # The hand the pad counts, which runs ahead of the scoreboard while hands wait to send.
+    "saveHand": "Save hand {number}",
+    "dealsHand": "{dealer} deals hand {number}.",
+    "dealerUnknown": "Hand {number}: dealer known once sent.",
+    # The badge after the dealer's side, as games/_scoreboard.html draws it: a team's names the
+    # player, so the team's names stay together.
+    "dealerMark": "deals",
+    "dealerMarkTeam": "{dealer} deals",
     # Sharing a game's link.
     "copied": "Link copied.",
     "copyFailed": "Copying did not work: press and hold the link to copy it.",

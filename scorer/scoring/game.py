@@ -452,6 +452,28 @@ def _best_sides(rules: Rules, sides: Sequence[SideState]) -> tuple[int, ...]:
     return tuple(side.index for side in eligible if key(side) == top)
 
 
+def dealers_ahead(state: GameState, count: int) -> tuple[int | None, ...]:
+    """Who deals each of the next `count` hands, from the next one on, as far as `state` knows.
+
+    None for a hand whose dealer the hands before it may still change: in Challenge a hand can
+    eliminate a player, who then deals no more. A game of fixed length has no dealers past its
+    last hand, and a finished game none at all.
+    """
+    if state.finished:
+        return ()
+    if state.rules.hands is not None:
+        count = min(count, state.rules.hands - len(state.hands))
+    dealers: list[int | None] = []
+    dealer = state.dealer
+    for index in range(count):
+        if index and state.rules.mode is Mode.CHALLENGE:
+            dealers.append(None)
+            continue
+        dealers.append(dealer)
+        dealer = _next_dealer(state.rules, state.sides, dealer)
+    return tuple(dealers)
+
+
 def _next_dealer(rules: Rules, sides: tuple[SideState, ...], dealer: int) -> int:
     """The next seat to the left of `dealer` that is still in play."""
     seats = rules.players

@@ -36,6 +36,8 @@ from .errors import NotFound
 GAMES_KEPT = 256
 # Games read in one statement by stored_hands; SQLite allows 32,766 bound values in one.
 GAMES_PER_READ = 500
+# How many hands ahead a game page knows its dealers: more than ever wait on one phone to send.
+DEALERS_AHEAD = 20
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,12 @@ class GameSnapshot:
         """Who shares the win, as "Ann and Bob" (or "Ann, Bob and Cat")."""
         names = [self.side_name(side) for side in self.sharers]
         return " and ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
+
+    @property
+    def dealers_ahead(self) -> tuple[int | None, ...]:
+        """Who deals each of the next hands (None where it is not known yet): the page shows the
+        dealer of the hand its pad counts, which runs ahead of the game while hands wait to send."""
+        return scoring.dealers_ahead(self.state, DEALERS_AHEAD)
 
     @property
     def leader(self) -> scoring.SideState:

@@ -9,9 +9,12 @@ from ..forms.hands import HandForm
 from ..fragments import wants_fragment
 from ..scoring import Rejected
 from ..services import fixtures, games, hands
-from ..services.errors import Conflict
+from ..services.errors import Conflict, NotFound
 from ..services.snapshots import GameSnapshot
 from .htmx import render, see_other
+
+# One summary of a hand for both answers to a save race: this page's and the offline queue's.
+from .sync import _version as hand_version
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 
@@ -40,7 +43,10 @@ def create(game_id: int) -> Response:
         return _game(view, form, 422)
     except Conflict as conflict:
         view = games.load_game(db.session, game_id)
-        return _game(view, HandForm.for_game(view, formdata=None), 409, conflict.message)
+        race = _race(view, number, form)
+        if race is None:
+            return _game(view, HandForm.for_game(view, formdata=None), 409, conflict.message)
+        return _game(view, HandForm.for_game(view, formdata=None), 409, race=race)
     return _saved(view)
 
 
@@ -100,6 +106,7 @@ def _game(
     status: int,
     notice: str | None = None,
     saved: int | None = None,
+    race: dict | None = None,
 ) -> Response:
     return render(
         "games/show.html",
@@ -109,6 +116,7 @@ def _game(
         form=form,
         notice=notice,
         saved=saved,
+        race=race,
         # A finished fixture game offers the league's next fixture (games/_result.html).
         fixture=fixtures.place_of_game(db.session, view.game.id) if view.state.finished else None,
     )
@@ -124,6 +132,31 @@ def _saved(view: GameSnapshot) -> Response:
     if wants_fragment():
         return _game(view, HandForm.for_game(view, formdata=None), 200, saved=number)
     return see_other(url_for("games.show", game_id=view.game.id, saved=number))
+
+
+def _race(view: GameSnapshot, number: int, form: HandForm) -> dict | None:
+    """Another phone's hand `number` beside ours, for the table to keep one; None where no other
+    phone recorded it (the game ended) or ours says too little to show (no one went out).
+
+    `fields` are ours as posted, for "Use ours" to post again as an edit of their hand.
+    """
+    entry = form.entry()
+    try:
+        stored = view.hand(number)
+    except NotFound:
+        return None
+    if entry.went_out is None:
+        return None
+    return {
+        "number": number,
+        "theirs": hand_version(view, number, stored.went_out, stored.counts),
+        "ours": hand_version(view, number, entry.went_out, entry.counts),
+        "fields": [
+            (name, value)
+            for name, value in request.form.items(multi=True)
+            if name not in ("csrf_token", "action")
+        ],
+    }
 
 
 def _number(form: HandForm) -> int:

@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browser.targets import offenders
 from factories import make_game
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
@@ -93,12 +95,58 @@ def test_a_hand_saved_on_one_phone_appears_on_the_other_without_losing_its_tally
         "Scores: Ann 77, Bob 0, Cat 0. Bob deals hand 2."
     )
 
-    # Saving it is refused as already recorded, and the pad moves on to hand 2.
+    # Saving it counts nothing twice: both versions are shown, and keeping theirs brings the pad
+    # for hand 2.
     pad.get_by_role("button", name="Save hand").tap()
-    expect(other.locator("#game > .notice")).to_contain_text("Hand 1 was already recorded")
+    race = other.locator("#race")
+    expect(race.locator(".version")).to_have_text(
+        [
+            "Theirs: Ann +77 (Ann went out · Bob 27 · Cat 50)",
+            "Ours: Ann +27 (Ann went out · Bob 27 · Cat 0)",
+        ]
+    )
+    race.get_by_role("link", name="Keep theirs").tap()
+    expect(race).to_have_count(0)
     expect(other.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(other.locator("#hand-form input[name=went_out]").first).to_be_focused()
     expect(other.locator("#history .hand-head")).to_have_count(1)
     assert other.evaluate("window.__marker") == "no reload"
+
+
+def test_the_phone_that_loses_a_save_race_sees_both_versions_in_place_and_may_use_its_own(
+    new_phone, game_url: str, enter_hand
+):
+    keeper, other = open_game(new_phone, game_url), open_game(new_phone, game_url)
+    enter_hand(other, Locator.tap, "Bob", {"Cat": ["9"], "Ann": ["5"]})
+    enter_hand(keeper, Locator.tap, "Ann", {"Bob": ["7"], "Cat": ["50"]})
+    keeper.get_by_role("button", name="Save hand").tap()
+    expect(keeper.locator(".pad-title")).to_have_text("Record hand 2")
+    expect(other.locator("#hand-form .stale")).to_be_visible(timeout=WITHIN_MS)
+
+    play = other.locator("#play")
+    where = (other.evaluate("scrollY"), play.bounding_box()["y"])
+    other.locator("#hand-form").get_by_role("button", name="Save hand").tap()
+    race = other.locator("#race")
+    expect(race).to_be_focused()
+    # The note takes the pad's place: nothing above it grew, and the page did not move.
+    assert (other.evaluate("scrollY"), play.bounding_box()["y"]) == where
+    expect(race).to_be_in_viewport(ratio=1)
+    expect(race.locator(".version")).to_have_text(
+        [
+            "Theirs: Ann +57 (Ann went out · Bob 7 · Cat 50)",
+            "Ours: Bob +14 (Bob went out · Ann 5 · Cat 9)",
+        ]
+    )
+    expect(other.locator("#hand-form")).to_be_hidden()
+    results = Axe().run(other)
+    assert not results.violations_count, results.generate_report()
+    assert offenders(other) == []
+
+    race.get_by_role("button", name="Use ours").tap()
+    expect(other.locator("#history .hand-head")).to_have_count(1)
+    expect(other.locator("#history .hand-head").first).to_contain_text("Bob went out, +14")
+    expect(other.locator("#race")).to_have_count(0)
+    expect(other.locator(".pad-title")).to_have_text("Record hand 2")
 
 
 def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
@@ -177,17 +225,17 @@ def test_notes_about_a_hand_go_once_another_phone_undoes_it(new_phone, game_url:
     expect(stale).to_have_count(0, timeout=WITHIN_MS)
     expect(other.locator('.tally[data-name="Bob"] [data-tape]')).to_have_text("7")
 
-    # Saved again by the keeper; the other phone's save is refused as already recorded...
+    # Saved again by the keeper; the other phone's save is shown beside the keeper's...
     keeper.locator(".went-out .chip", has_text="Ann").tap()
     keeper.locator('.tally[data-name="Cat"] [data-typed]').fill("9")
     keeper.locator('.tally[data-name="Bob"] [data-typed]').fill("7")
     keeper.get_by_role("button", name="Save hand").tap()
     expect(other.locator("#history .hand-head")).to_have_count(1, timeout=WITHIN_MS)
     other.get_by_role("button", name="Save hand").tap()
-    notice = other.locator("#game > .notice")
-    expect(notice).to_contain_text("Hand 1 was already recorded")
-    # ...and once the keeper undoes it, that notice no longer holds and goes too.
+    race = other.locator("#race")
+    expect(race).to_contain_text("Another phone saved hand 1 first.")
+    # ...and once the keeper undoes it, that note no longer holds and goes too.
     keeper.locator("[data-toast]").get_by_role("button", name="Undo hand 1").tap()
-    expect(notice).to_have_count(0, timeout=WITHIN_MS)
+    expect(race).to_have_count(0, timeout=WITHIN_MS)
     expect(other.locator(".deal-line")).to_have_text("Ann deals hand 1.")
     assert other.evaluate("window.__marker") == "no reload"

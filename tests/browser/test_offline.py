@@ -17,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from browser.targets import offenders
 from browser.thumb import ThumbTaps, reference_hand
 from document import parse
-from factories import make_game
+from factories import make_game, record
 from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.exceptions import ServiceUnavailable
@@ -327,18 +327,53 @@ def test_a_reopened_game_shows_its_marked_copy_then_the_fresh_state(
     pad_top = page.locator("#hand-form").bounding_box()["y"]
     page.locator("#hand-form .went-out .chip", has_text="Ann").tap()
     expect(page.locator("#hand-form [data-summary]")).to_have_text("Ann scores 0")
-    # Then the fresh state in its place, and the mark goes, moving nothing under the thumb.
+    # Then the fresh state in its place, and the mark goes, moving nothing under the thumb. The
+    # tally begun on the copy stays, with a word that another phone saved that hand.
     expect(page.locator("#copy-mark")).to_be_hidden()
-    assert page.locator("#hand-form").bounding_box()["y"] == pad_top
-    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
     expect(page.locator("#scoreboard .standings li").first).to_contain_text("Cat")
     expect(page.locator("#scoreboard .standings li").first).to_contain_text("17")
+    assert page.locator("#hand-form").bounding_box()["y"] == pad_top
+    pad = page.locator("#hand-form")
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 1")
+    expect(pad.locator("[data-summary]")).to_have_text("Ann scores 0")
+    expect(pad.locator(".stale")).to_have_text(CLIENT_WORDS["savedElsewhere"].format(number=1))
     assert page.locator("html").get_attribute("data-copy-of") is None
-    # The fresh page is the live one: its poll and its token work.
+    # The fresh page is the live one: its token works, and the kept hand counts nothing twice.
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["7"]})
+    save(page)
+    page.locator("#race").get_by_role("link", name="Keep theirs").tap()
+    expect(pad.locator(".pad-title")).to_have_text("Record hand 2")
     enter_hand(page, Locator.tap, "Ann", {"Bob": ["5"], "Cat": ["7"]})
     save(page)
     expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
     assert len(stored(live_app, game_id)) == 2
+
+
+GAME_PARTS = ["scoreboard", "play", "history", "chart", "poll"]
+
+
+def test_a_reopened_game_that_did_not_move_on_keeps_every_part_it_shows(
+    offline_phone, live_server: str, live_app: Flask, game_id: int, slow_page, enter_hand
+):
+    """The fresh page changes nothing there: nothing is replaced, so nothing is laid out again."""
+    page = offline_phone()
+    url = f"{live_server}/games/{game_id}"
+    open_with_copy(page, url)
+    page.goto(f"{live_server}/rules")
+    slow_page(f"/games/{game_id}")
+    page.goto(url)
+    expect(page.locator("#copy-mark")).to_contain_text("updating…", timeout=SLOW_S * 900)
+    page.evaluate(
+        "(ids) => ids.forEach((id) => { document.getElementById(id).seen = true; })", GAME_PARTS
+    )
+    expect(page.locator("#copy-mark")).to_be_hidden()
+    replaced = "(ids) => ids.filter((id) => !document.getElementById(id).seen)"
+    assert page.evaluate(replaced, GAME_PARTS) == []
+    # The pad kept saves with the fresh page's token.
+    enter_hand(page, Locator.tap, "Bob", {"Cat": ["5"], "Ann": ["7"]})
+    save(page)
+    expect(page.locator("#hand-form .pad-title")).to_have_text("Record hand 2")
+    assert stored(live_app, game_id) == [(1, {2: 5, 0: 7})]
 
 
 PASSWORD = "correct horse battery"
@@ -433,6 +468,67 @@ def test_hands_waiting_to_send_leave_the_pad_where_it_was(
     taps(page.get_by_role("button", name="Save hand"))
     expect(waiting(page)).to_have_count(3)
     expect(waiting(page).nth(2)).to_contain_text(re.compile(r"^Hand 3 · Bob \+9 · waiting to send"))
+
+
+def dealer_shown(page: Page) -> tuple[str, list[str]]:
+    """The dealer line, and the names on the rows whose DEALS badge is visible."""
+    line = page.locator("#scoreboard .deal-line").inner_text()
+    badged = page.locator("#scoreboard .side-names:has(.dealer-mark:visible) .player")
+    return line, [
+        name or "" for name in badged.evaluate_all("(all) => all.map((p) => p.dataset.name)")
+    ]
+
+
+def test_the_dealer_line_badge_and_hand_number_follow_the_hands_waiting_to_send(
+    offline_phone, live_server: str, live_app: Flask, enter_hand
+):
+    """Hands 3 and 4 wait: the page shows hand 5 and its dealer, Ann, the server's rotation."""
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat", "Dan"]).id
+        record(db.session, game, 0, {1: 5, 2: 5, 3: 5})
+        record(db.session, game, 1, {0: 5, 2: 5, 3: 5})
+    page = offline_phone()
+    open_with_copy(page, f"{live_server}/games/{game}")
+    assert dealer_shown(page) == ("Cat deals hand 3.", ["Cat"])
+    page.context.set_offline(True)
+    enter_hand(page, Locator.tap, "Cat", {"Dan": ["7"], "Ann": ["1"], "Bob": ["2"]})
+    save(page)
+    enter_hand(page, Locator.tap, "Dan", {"Ann": ["3"], "Bob": ["4"], "Cat": ["5"]})
+    save(page)
+    expect(waiting(page)).to_have_count(2)
+
+    for reopened in (False, True):
+        if reopened:
+            page.reload()
+            expect(page.locator("#copy-mark")).to_contain_text("Offline · last seen")
+        expect(page.locator("#scoreboard .deal-line")).to_have_text("Ann deals hand 5.")
+        assert dealer_shown(page) == ("Ann deals hand 5.", ["Ann"])
+        # The hand number is on the pad, in view, where the thumb saves it.
+        save_button = page.locator("#hand-form button.save")
+        expect(save_button).to_have_text("Save hand 5")
+        expect(save_button).to_be_in_viewport()
+    page.context.set_offline(False)
+    expect(page.locator("#waiting")).to_have_count(0)
+    expect(page.locator("#scoreboard .deal-line")).to_have_text("Ann deals hand 5.")
+    expect(page.locator("#hand-form button.save")).to_have_text("Save hand 5")
+
+
+def test_a_challenge_dealer_a_waiting_hand_may_change_is_not_named(
+    offline_phone, live_server: str, live_app: Flask, enter_hand
+):
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat"], mode="challenge").id
+    page = offline_phone()
+    open_with_copy(page, f"{live_server}/games/{game}")
+    page.context.set_offline(True)
+    enter_hand(page, Locator.tap, "Ann", {"Bob": ["7"], "Cat": ["1"]})
+    save(page)
+    expect(waiting(page)).to_have_count(1)
+    expect(page.locator("#scoreboard .deal-line")).to_have_text(
+        CLIENT_WORDS["dealerUnknown"].format(number=2)
+    )
+    assert dealer_shown(page)[1] == []
+    expect(page.locator("#hand-form button.save")).to_have_text("Save hand 2")
 
 
 def test_a_save_that_cannot_reach_the_server_waits_and_is_retried(
@@ -603,6 +699,11 @@ def test_every_word_the_script_shows_comes_from_the_server(
     save(page)
     expect(waiting(page)).to_have_count(1)
     assert unmarked(page, "#waiting", "[data-waiting]:not([hidden])") == []
+    # The hand the pad now counts, and who deals it (the name is the table's, not a word).
+    assert unmarked(page, "#hand-form button.save") == []
+    expect(page.locator("#scoreboard .deal-line")).to_have_text(
+        re.compile(f"^{re.escape(OPEN)}Cat deals hand 3.{re.escape(CLOSE)}$")
+    )
     assert page.locator("#waiting").get_attribute("aria-label").startswith(OPEN)
     # Its first try has failed: a request still in flight as the page reloads can reach the
     # server although the phone is offline.

@@ -103,7 +103,7 @@ def test_twenty_phones_saving_the_same_hand_store_it_exactly_once(app, check):
         assert sorted(statuses) == [303] + [409] * (PHONES - 1), statuses
         for answer in answers:
             if answer.status_code == 409:
-                assert f"Hand {number} was already recorded" in answer.get_data(as_text=True)
+                assert f"Another phone saved hand {number} first." in answer.get_data(as_text=True)
         winner = statuses.index(303)
         expected[number] = phone_hand(winner)
         assert stored(app, game_id) == expected

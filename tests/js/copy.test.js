@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { markText, nextState, startState } from "../../static/js/src/copy.js";
+import { freshPlan, GAME_PARTS, markText, nextState, startState } from "../../static/js/src/copy.js";
 
 const WORDS = { copyOffline: "Offline · last seen {seen}", copyUnreachable: "Can't reach the scorer · last seen {seen}" };
 const mark = (state) => markText(state, { words: WORDS, updating: "Last seen 20:41 · updating…", seen: "20:41" });
@@ -42,5 +42,24 @@ describe("the copy's mark", () => {
   });
   test("a fresh page has no mark", () => {
     assert.equal(mark("fresh"), null);
+  });
+});
+
+describe("what the fresh page changes on the copy", () => {
+  test("nothing while the game is where the copy left it, touched or not", () => {
+    for (const touched of [false, true]) {
+      assert.deepEqual(freshPlan({ sameGame: true, touched, hand: 3, freshHand: 3 }), { parts: [], play: "keep" });
+    }
+  });
+  test("a game that moved on: its parts, and an untouched pad", () => {
+    assert.deepEqual(freshPlan({ sameGame: false, touched: false, hand: 3, freshHand: 4 }), {
+      parts: GAME_PARTS,
+      play: "swap",
+    });
+  });
+  test("a pad being counted stays: as it is for the same hand, with a word for another", () => {
+    assert.equal(freshPlan({ sameGame: false, touched: true, hand: 3, freshHand: 3 }).play, "keep");
+    assert.equal(freshPlan({ sameGame: false, touched: true, hand: 3, freshHand: 4 }).play, "note");
+    assert.equal(freshPlan({ sameGame: false, touched: true, hand: 3, freshHand: null }).play, "note");
   });
 });

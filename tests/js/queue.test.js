@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
+  dealerOf,
   FIRST_RETRY_MS,
   LAST_RETRY_MS,
   needsChoice,
@@ -142,5 +143,23 @@ test("what the waiting hands add to each side", () => {
   assert.deepEqual(waitingPoints([hand(1, { effect: { 0: 25 } }), hand(2, { effect: { 1: 16, 0: 5 } }), hand(3)]), {
     0: 30,
     1: 16,
+  });
+});
+
+describe("the dealer of the hand the pad counts", () => {
+  // The server's dealers of hands 3, 4, 5 and 6.
+  const dealers = [2, 3, 0, 1];
+
+  test("is the server's for that hand, counted from the scoreboard's next hand", () => {
+    assert.equal(dealerOf(dealers, 3, 3), 2);
+    assert.equal(dealerOf(dealers, 3, 5), 0);
+    assert.equal(dealerOf(dealers, 3, 6), 1);
+  });
+
+  test("is not known past the server's list, nor where the server says a hand may change it", () => {
+    assert.equal(dealerOf(dealers, 3, 7), null);
+    assert.equal(dealerOf(dealers, 3, 2), null);
+    assert.equal(dealerOf([1, null, null], 1, 2), null);
+    assert.equal(dealerOf(undefined, 1, 1), null);
   });
 });

@@ -2,7 +2,17 @@
 
 import pytest
 
-from scorer.scoring import Count, Hand, Mode, Rejected, Rules, hand_problems, play, replay
+from scorer.scoring import (
+    Count,
+    Hand,
+    Mode,
+    Rejected,
+    Rules,
+    dealers_ahead,
+    hand_problems,
+    play,
+    replay,
+)
 
 
 def cards(*tokens: str) -> Count:
@@ -211,3 +221,11 @@ def test_challenge_given_as_text():
     state = replay(rules, [Hand(0, {1: total(100)})])
     assert state.winner == 0
     assert state.sides[1].eliminated
+
+
+def test_only_the_next_dealer_is_known_ahead_since_a_hand_may_eliminate_a_player():
+    state = replay(
+        challenge(4, first_dealer=0), [Hand(0, {1: total(100), 2: total(0), 3: total(0)})]
+    )
+    # Seat 1 is out: seat 2 deals; after that a hand may put out anyone.
+    assert dealers_ahead(state, 3) == (2, None, None)

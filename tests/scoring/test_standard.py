@@ -9,6 +9,7 @@ from scorer.scoring import (
     Mode,
     Rejected,
     Rules,
+    dealers_ahead,
     hand_problems,
     new_game,
     play,
@@ -135,6 +136,30 @@ def test_deal_passes_to_the_next_seat(players, first_dealer):
         dealers.append(state.hands[-1].dealer)
         assert state.dealer == (first_dealer + number) % players
     assert dealers == [(first_dealer + k) % players for k in range(2 * players + 1)]
+
+
+@pytest.mark.parametrize(("players", "first_dealer", "played"), [(4, 0, 2), (3, 2, 0), (10, 7, 5)])
+def test_the_dealers_ahead_are_the_ones_who_deal_those_hands(players, first_dealer, played):
+    rules = standard(players, first_dealer=first_dealer)
+    state = new_game(rules)
+    hands = [
+        Hand(number % players, {s: total(1) for s in range(players) if s != number % players})
+        for number in range(played + 2 * players)
+    ]
+    for hand in hands[:played]:
+        state = play(state, hand)
+    ahead = dealers_ahead(state, 2 * players)
+    later = state
+    for hand in hands[played:]:
+        later = play(later, hand)
+    assert ahead == tuple(result.dealer for result in later.hands[played:])
+
+
+def test_a_game_of_fixed_length_has_no_dealers_past_its_last_hand():
+    state = replay(standard(3, hands=3), [Hand(0, {1: total(1), 2: total(1)})])
+    assert dealers_ahead(state, 5) == (1, 2)
+    state = replay(standard(3, hands=1), [Hand(0, {1: total(1), 2: total(1)})])
+    assert dealers_ahead(state, 5) == ()
 
 
 def test_two_players():

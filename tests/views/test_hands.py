@@ -197,11 +197,28 @@ def test_the_same_hand_posted_twice_counts_once(client, new_game, state_of, rows
     second = client.post(hands_url(game_id), data=hand_form(2, {0: 4, 1: 4}, 1), headers=HTMX)
     assert second.status_code == 409
     page = parse(second)
-    assert "already recorded" in page.find(class_="notice").text
-    # The answer shows the game as it is now, ready for hand 2.
-    assert page.value("number") == "2"
+    # Both versions, in the pad's place, and no notice above the scoreboard to push it down.
+    assert page.find(class_="notice") is None
+    race = page.by_id("race")
+    assert race.find("h2").text == "Another phone saved hand 1 first."
+    assert [line.text for line in race.find_all(class_="version")] == [
+        "Theirs: Ann +30 (Ann went out · Bob 10 · Cat 20)",
+        "Ours: Cat +8 (Cat went out · Ann 4 · Bob 4)",
+    ]
+    # The answer shows the game as it is now, its pad ready for hand 2 behind the note.
+    assert page.by_id("hand-form").value("number") == "2"
+    assert page.select_one("[data-race-pad]").has_attr("hidden")
     assert rows("hands") == 1
     assert scores(state_of(game_id)) == [30, 0, 0]
+
+    # "Use ours" posts ours again, as an edit of their hand 1.
+    use_ours = race.find("form")
+    fields = {node["name"]: node.get("value", "") for node in use_ours.find_all("input")}
+    fields["action"] = "save"
+    ours = client.post(use_ours["action"], data=fields)
+    assert ours.status_code == 303
+    assert rows("hands") == 1
+    assert scores(state_of(game_id)) == [0, 0, 8]
 
 
 def test_recording_into_a_finished_game_is_a_conflict(client, new_game, play, rows):

@@ -35,3 +35,23 @@ export const markText = (state, { words, updating, seen }) => {
   if (state === "fresh") return null;
   return updating;
 };
+
+/** The parts of a game a fresh page may change, by id, besides the pad (#play). */
+export const GAME_PARTS = ["scoreboard", "history", "chart", "poll"];
+
+/**
+ * What the fresh page changes on a game page shown from the copy, so that only what changed is
+ * laid out again and the pad being touched stays:
+ * - parts: the ids of GAME_PARTS to replace: none while the game is at the copy's version.
+ * - play: "keep" the pad as it is, "swap" it for the fresh one, or "note" (keep it, and say the
+ *   game moved on under it: another phone saved or undid the hand being counted).
+ * @param {{sameGame: boolean, touched: boolean, hand: number|null, freshHand: number|null}} page
+ *   sameGame: the fresh game's version is the copy's; touched: a tally is being counted on the
+ *   copy's pad, for hand `hand`; freshHand: the hand the fresh pad is for (null when none).
+ */
+export const freshPlan = ({ sameGame, touched, hand, freshHand }) => {
+  if (sameGame) return { parts: [], play: "keep" };
+  let play = "swap";
+  if (touched) play = hand === freshHand ? "keep" : "note";
+  return { parts: GAME_PARTS, play };
+};

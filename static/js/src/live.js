@@ -10,9 +10,12 @@ let words = {};
 
 // --- A poll must never wipe a tally being entered.
 
-// Keeps the touched pad, and says why the game moved on under it. Saving it then gets the
-// server's "already recorded" answer, so a hand is never counted twice.
-const keepPad = (pad, fresh) => {
+/**
+ * Keeps the touched pad, and says why the game moved on under it: `fresh` holds the pad the
+ * server would show now. Saving it then gets the server's answer to a hand already recorded, so
+ * a hand is never counted twice.
+ */
+export const keepPad = (pad, fresh) => {
   const mine = handNumber(pad);
   const next = handNumber(fresh);
   let text;
@@ -145,13 +148,30 @@ const onAfterSettle = (event) => {
   // After an outerHTML swap the request's target is the old, detached element; the event comes
   // from the new one.
   if (status === 422) focusFirstError(event.target.isConnected ? event.target : document.getElementById("main"));
-  else if (status === 409 && document.querySelector("#game > .notice")) focusOn(document.querySelector("#game > .notice"));
+  else if (status === 409 && document.getElementById("race")) {
+    // Another phone saved the hand first: its note is where the pad was, so the view stays put.
+    document.getElementById("race").focus({ preventScroll: true });
+  } else if (status === 409 && document.querySelector("#game > .notice")) focusOn(document.querySelector("#game > .notice"));
   else if (status === 200 && source.matches && source.matches("form.pad[data-record], [data-undo]")) {
     // Saved (or undone): the pad is where it was, ready for the next hand; the view stays put.
     const first = document.querySelector("form.pad input[name=went_out]:not([disabled])");
     if (first) first.focus({ preventScroll: true });
     else restoreFocus();
   } else restoreFocus();
+};
+
+// "Keep theirs" after another phone saved the hand first: the pad for the next hand, which the
+// server sent behind the note, takes the note's place. Without a script the link reloads the game.
+const onClick = (event) => {
+  const keep = event.target.closest && event.target.closest("[data-keep-theirs]");
+  const race = keep && document.getElementById("race");
+  const pad = race && document.querySelector("[data-race-pad]");
+  if (!pad) return;
+  event.preventDefault();
+  race.remove();
+  pad.hidden = false;
+  const first = pad.querySelector("input[name=went_out]:not([disabled])");
+  if (first) first.focus({ preventScroll: true });
 };
 
 /** Listens for the poll's answers and every swap. `clientWords` are the server's words. */
@@ -164,4 +184,5 @@ export const startLive = (clientWords) => {
     if (!document.hidden) pollNow();
   });
   document.addEventListener("htmx:afterSettle", onAfterSettle);
+  document.addEventListener("click", onClick);
 };

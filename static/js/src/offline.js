@@ -4,13 +4,14 @@
 // plain http on a LAN, where service workers are off) and is sent, in order, when the server
 // answers again (queue.js). A hand another phone recorded meanwhile is shown with ours, for the
 // table to choose. A page the service worker answered from its copy (html[data-copy-of]) is marked
-// as such until the fresh page, fetched at once, replaces it (copy.js).
+// as such until the fresh page, fetched at once, is in place: on a game page only the parts that
+// changed are replaced, and never the pad being touched (copy.js, freshPlan).
 
-import { markText, nextState, startState } from "./copy.js";
+import { freshPlan, markText, nextState, startState } from "./copy.js";
 import { element, handNumber, localStore } from "./dom.js";
-import { pollNow } from "./live.js";
-import { enhancePads, forgetTally, padRefusal, resetPad } from "./pad.js";
-import { nextRetry, nextToSend, needsChoice, outcome, waitingHands, waitingPoints } from "./queue.js";
+import { keepPad, pollNow } from "./live.js";
+import { enhancePads, forgetTally, hasTally, padRefusal, resetPad } from "./pad.js";
+import { dealerOf, nextRetry, nextToSend, needsChoice, outcome, waitingHands, waitingPoints } from "./queue.js";
 import { fill } from "./words.js";
 
 // How long the page waits after a change before the worker's copy follows it.
@@ -164,7 +165,56 @@ const showWaitingPoints = (hands) => {
   }
 };
 
+// The dealer line, the DEALS badge and the Save button follow the hand the pad counts, which runs
+// ahead of the scoreboard while hands wait: who deals it is the server's (data-dealers), or the
+// server's line saying it cannot be known yet.
+const showDealer = () => {
+  const board = document.getElementById("scoreboard");
+  const form = recordForm();
+  const line = board && board.querySelector(".deal-line");
+  const number = handNumber(form);
+  if (!line || number === null || board.dataset.dealers === undefined) return;
+  const save = form.querySelector("button.save");
+  if (save) save.textContent = fill(words.saveHand, { number });
+  // Only a pad ahead of the scoreboard needs it: one behind counts a hand another phone saved.
+  const next = parseInt(board.dataset.next, 10);
+  if (!(number > next) || String(number) === line.dataset.hand) return;
+  line.dataset.hand = String(number);
+  let dealers = [];
+  try {
+    dealers = JSON.parse(board.dataset.dealers);
+  } catch {
+    /* no dealer named */
+  }
+  const seat = dealerOf(dealers, next, number);
+  const player = seat === null ? null : board.querySelector('.player[data-seat="' + seat + '"]');
+  const mark = board.querySelector(".dealer-mark");
+  if (mark) {
+    mark.hidden = !player;
+    // After the dealer's side, naming the dealer where the side is a team.
+    const side = player && player.closest(".side-names");
+    if (side) {
+      const team = side.querySelectorAll(".player").length > 1;
+      mark.textContent = team ? fill(words.dealerMarkTeam, { dealer: player.dataset.name }) : words.dealerMark;
+      if (mark.parentNode !== side || side.lastElementChild !== mark) side.append(" ", mark);
+    }
+  }
+  if (!player) {
+    line.textContent = fill(words.dealerUnknown, { number });
+    return;
+  }
+  // The name stands out, as in the server's line: the words around it are filled in.
+  const [before, after = ""] = words.dealsHand.split("{dealer}");
+  const name = element("strong", "", player.dataset.name);
+  line.replaceChildren(fill(before, { number }), name, fill(after, { number }));
+};
+
 const showQueue = () => {
+  showHands();
+  showDealer();
+};
+
+const showHands = () => {
   if (!game) return;
   const hands = queue().list();
   let box = document.getElementById("waiting");
@@ -335,19 +385,52 @@ const swapPart = (fresh, selector) => {
   return old && part ? part : null;
 };
 
+const activate = (part) => {
+  if (window.htmx) window.htmx.process(part);
+  enhancePads(part);
+};
+
+// A game page takes the fresh state in place, part by part (freshPlan): the parts of a game that
+// did not move on are not laid out again, and the pad being touched is never replaced.
+const freshenGame = (fresh) => {
+  const board = document.getElementById("scoreboard");
+  const freshBoard = fresh.getElementById("scoreboard");
+  const oldPlay = document.getElementById("play");
+  const freshPlay = fresh.getElementById("play");
+  const oldPad = oldPlay && oldPlay.querySelector("form.pad");
+  const plan = freshPlan({
+    sameGame: board.dataset.version === freshBoard.dataset.version,
+    touched: !!oldPad && hasTally(oldPad),
+    hand: handNumber(oldPlay),
+    freshHand: handNumber(freshPlay),
+  });
+  for (const id of plan.parts) {
+    const part = swapPart(fresh, "#" + id);
+    // A part the fresh page no longer has (the poller of a game now over) goes.
+    if (part) activate(part);
+    else if (!fresh.getElementById(id)) document.getElementById(id)?.remove();
+  }
+  if (plan.parts.length) for (const notice of document.querySelectorAll("#game > .notice")) notice.remove();
+  if (plan.play === "swap" && oldPlay && freshPlay) {
+    oldPlay.replaceWith(freshPlay);
+    activate(freshPlay);
+  } else if (plan.play === "note" && oldPad) keepPad(oldPad, freshPlay);
+  // The pad kept saves with the fresh page's token: the copy's may have expired.
+  const token = fresh.querySelector("input[name=csrf_token]");
+  if (token) for (const input of document.querySelectorAll("#game input[name=csrf_token]")) input.value = token.value;
+};
+
 const replacePage = (fresh) => {
   document.title = fresh.title;
   const headers = fresh.body.getAttribute("hx-headers");
   if (headers) document.body.setAttribute("hx-headers", headers);
   swapPart(fresh, "header.topbar");
-  const oldPlay = document.getElementById("play");
-  const freshPlay = fresh.getElementById("play");
-  // A tally started on the copy stays when the fresh page still wants that hand.
-  if (wentOutChosen(oldPlay) && freshPlay && handNumber(oldPlay) === handNumber(freshPlay)) freshPlay.replaceWith(oldPlay);
+  if (document.getElementById("scoreboard") && fresh.getElementById("scoreboard") && document.getElementById("game")) {
+    freshenGame(fresh);
+    return;
+  }
   const part = swapPart(fresh, "#game") || swapPart(fresh, "main");
-  if (!part) return;
-  if (window.htmx) window.htmx.process(part);
-  enhancePads(part);
+  if (part) activate(part);
 };
 
 const freshen = () => {

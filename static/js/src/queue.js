@@ -98,3 +98,14 @@ export const outcome = (answer, refused) => {
     hold: signIn || !!answer.status,
   };
 };
+
+/**
+ * The seat that deals hand `number`, from the server's dealers of the hands from `next` on (its
+ * `null` where a waiting hand may still change who deals); null where the server's list says
+ * nothing, so the page never names a dealer the server did not.
+ * @param {Array<number|null>} dealers
+ */
+export const dealerOf = (dealers, next, number) => {
+  const dealer = Array.isArray(dealers) ? dealers[number - next] : undefined;
+  return Number.isInteger(dealer) ? dealer : null;
+};
