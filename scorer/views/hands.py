@@ -14,7 +14,7 @@ from ..services.snapshots import GameSnapshot
 from .htmx import render, see_other
 
 # One summary of a hand for both answers to a save race: this page's and the offline queue's.
-from .sync import _version as hand_version
+from .sync import hand_version
 
 bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hands")
 

@@ -78,8 +78,8 @@ def sync(game_id: int, number: int) -> Response:
             409,
             "conflict",
             message=f"Another phone recorded hand {number} differently.",
-            theirs=_version(view, number, stored.went_out, stored.counts),
-            ours=_version(view, number, entry.went_out, entry.counts),
+            theirs=hand_version(view, number, stored.went_out, stored.counts),
+            ours=hand_version(view, number, entry.went_out, entry.counts),
         )
     return _answer(200, "stored", already=False)
 
@@ -125,7 +125,7 @@ def _same(stored: StoredHand, entry: HandEntry) -> bool:
     )
 
 
-def _version(
+def hand_version(
     view: GameSnapshot, number: int, went_out: int, counts: Mapping[int, scoring.Count]
 ) -> dict[str, str]:
     """A hand in a few words, as the phone lists its waiting hands: "Ann +101"."""
