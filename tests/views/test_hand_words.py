@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scorer.extensions import db
 from scorer.forms.hands import HandForm
 from scorer.services import games
-from scorer.views.sync import _version
+from scorer.views.sync import hand_version
 
 CARDS = ("0", "1", "5", "9", "20", "50", "blank")
 
@@ -96,7 +96,7 @@ def test_the_pads_templates_the_forms_summary_and_the_sync_answer_say_a_hand_ali
                 summary, brief = script_says(pad, out, points)
                 assert summary == form.summary()
                 if out is not None:
-                    version = _version(view, number, out, entry(out, counts).counts)
+                    version = hand_version(view, number, out, entry(out, counts).counts)
                     assert brief == version["brief"] == form.outcome().brief
 
         check()
@@ -106,5 +106,5 @@ def test_a_partners_effect_names_the_whole_team(app: Flask, new_game) -> None:
     game_id = new_game(4, mode="partners")
     with app.app_context():
         view = games.load_game(db.session, game_id)
-        version = _version(view, 1, 2, entry(2, {1: 60, 3: 41}).counts)
+        version = hand_version(view, 1, 2, entry(2, {1: 60, 3: 41}).counts)
     assert version == {"brief": "Ann & Cat +101", "detail": "Cat went out · Bob 60 · Dan 41"}
