@@ -10,8 +10,8 @@ maintenance run would after a restore.
 Each page and API list is requested in-process through Flask's test client (routing, services,
 queries, templates; no network): the median and the slowest of the runs, the body's size before
 compression, and the number of SQL statements it ran. Pages that are not lists but show one
-(the merge page's choice, a league's names to pick) are measured the same way; the standings,
-not paged, are requested once and reported apart.
+(the merge page's choice, a league's names to pick) are measured the same way, and so are the
+standings, a page of a table derived from every result of the period.
 
     .venv/bin/python benchmarks/lists.py [--database sqlite|postgresql://...] [--runs 15]
         [--keep FILE] [--reuse]
@@ -323,6 +323,7 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
         players_cursor = pages.encode("players", list(middle))
         games_cursor = pages.encode("games", [GAMES // 2])
         leagues_cursor = pages.encode("leagues", [f"League {LEAGUES // 2:04d}", LEAGUES // 2])
+        standings_cursor = pages.encode("standings", [PLAYERS * 45 // 100])
         playing = pages.playing_page(db.session)
         home_cursor = playing.next
         two = [name for _, name in zip(range(2), names(), strict=False)]
@@ -384,7 +385,22 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
         ("Merge page, search 'ash1'", "GET", "/players/1/merge?q=ash1", None, {}),
         ("A league's page, names offered", "GET", "/leagues/1", None, {}),
     ]
-    others = [("Standings, all time (not paged)", "GET", "/standings/", None, {})]
+    # Derived and sorted over everyone who played in the period: summed in the database, a page
+    # of rows back.
+    lists += [
+        ("Standings, all time by wins", "GET", "/standings/", None, {}),
+        ("Standings, all time by rating", "GET", "/standings/?sort=rating", None, {}),
+        (
+            "Standings, by name, from the middle (htmx)",
+            "GET",
+            f"/standings/?sort=name&order=asc&cursor={standings_cursor}",
+            None,
+            htmx,
+        ),
+        ("Standings, search 'fen1'", "GET", "/standings/?q=fen1", None, {}),
+        ("Standings, this year", "GET", "/standings/?period=year", None, {}),
+    ]
+    others: list[tuple] = []
     return lists, others
 
 

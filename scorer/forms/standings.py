@@ -1,11 +1,12 @@
-"""The standings page's choices: period, dates, league and sort order, read from the address."""
+"""The standings page's choices: period, dates, league, sort order and a name, from the address."""
 
 from __future__ import annotations
 
-from wtforms import DateField, Form, RadioField, SelectChoice, SelectField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
+from wtforms import DateField, Form, RadioField, SearchField, SelectChoice, SelectField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import Optional
 
 from ..limits import is_id
+from ..services.pages import SEARCH_MAX_LENGTH
 from ..services.standings import PERIODS, SORTS
 
 # The page opens on games won, the order a table at home reads without explanation; the rating
@@ -31,6 +32,8 @@ class StandingsForm(Form):
         default=FIRST_SORT,
         validate_choice=False,
     )
+    # Keeps the names that contain it; each keeps its rank in the whole table.
+    q = SearchField("Player")
     order = SelectField(
         "Order",
         choices=[SelectChoice("desc", "High to low"), SelectChoice("asc", "Low to high")],
@@ -51,6 +54,10 @@ class StandingsForm(Form):
         return self.order.data != "asc"
 
     @property
+    def search(self) -> str:
+        return (self.q.data or "")[:SEARCH_MAX_LENGTH]
+
+    @property
     def league_id(self) -> int | None:
         value = self.league.data or ""
         # isascii: "²" is a digit to isdigit, not to int(); ten digits: a longer id is none.
@@ -66,6 +73,7 @@ class StandingsForm(Form):
             "league": self.league_id,
             "sort": self.sort_key,
             "order": "desc" if self.descending else "asc",
+            "q": self.search,
         }
         args.update(changes)
         return {key: value for key, value in args.items() if value not in (None, "")}

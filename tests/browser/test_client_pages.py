@@ -218,6 +218,18 @@ def test_standings_on_a_phone_open_on_the_table_ranked_by_games_won(
     expect(page.locator("#standings-filter .chips")).to_be_visible()
 
 
+def test_standings_name_search_follows_the_typing_and_keeps_the_rank(
+    phone, live_server: str, finished_games: None
+):
+    phone.goto(f"{live_server}/standings/")
+    phone.locator(".filter-box summary").tap()
+    phone.locator("#standings-search").fill("cath")
+    expect(phone.locator(".standings-table tbody th")).to_have_text(["Catherine"])
+    expect(phone.locator(".standings-table tbody .rank-cell")).to_have_text(["3"])
+    expect(phone.locator(".filter-box summary")).to_contain_text("“cath”")
+    assert "q=cath" in phone.url
+
+
 @pytest.mark.parametrize("viewport", PHONES)
 def test_the_deck_line_follows_the_choice_and_change_looks_like_a_button(
     new_phone, live_server: str, viewport: dict

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from factories import make_game, record
 
 from scorer.models import Game, GameResult
-from scorer.services import profiles, results, roster, standings
+from scorer.services import pages, profiles, results, roster, standings
 from scorer.services.standings import Period, period, sort_rows
 
 
@@ -193,3 +193,65 @@ def test_a_merge_adds_both_records_and_rerates_as_from_scratch(session, evening)
     assert merged.keys() == rebuilt.keys()
     for key, value in rebuilt.items():
         assert merged[key] == pytest.approx(value, rel=1e-12)
+
+
+@pytest.fixture
+def club_night(session, evening):
+    """The evening, and six more players in two games of three: ties on games, wins and points."""
+    for names, winner in ((["Eve", "Fay", "Gus"], 0), (["Hal", "Ivy", "Jon"], 0)):
+        game = make_game(session, names, target=30)
+        record(session, game, winner, {1: 10, 2: 20})
+    return evening
+
+
+def every_page(session, size: int, **choices) -> list[list[standings.Row]]:
+    found, cursor = [], None
+    while True:
+        page = standings.standings_page(session, period("all"), cursor=cursor, size=size, **choices)
+        found.append(page.items)
+        if page.next is None:
+            return found
+        cursor = page.next
+
+
+@pytest.mark.parametrize("sort", list(standings.SORTS))
+@pytest.mark.parametrize("descending", [True, False])
+def test_the_database_sorts_as_the_table_always_did(session, club_night, sort, descending):
+    whole = standings.standings(session, period("all"))
+    expected = [row.player_id for row in sort_rows(whole, sort, descending)]
+    pages_found = every_page(session, 3, sort=sort, descending=descending)
+    assert [row.player_id for page in pages_found for row in page] == expected
+    assert all(len(page) == 3 for page in pages_found[:-1])
+
+
+def test_pages_rank_by_the_place_in_the_whole_table(session, club_night):
+    found = [row for page in every_page(session, 4, sort="wins") for row in page]
+    assert [row.position for row in found] == list(range(1, 11))
+    again = [row for page in every_page(session, 4, sort="wins") for row in page]
+    assert [row.player_id for row in again] == [row.player_id for row in found]
+    assert rows_of(session)["Ann"] == next(
+        (row.games, row.wins, row.points, row.hands_won) for row in found if row.name == "Ann"
+    )
+
+
+def test_a_name_search_keeps_each_rank_from_the_whole_table(session, club_night):
+    whole = {row.name: row.position for page in every_page(session, 50) for row in page}
+    found = standings.standings_page(session, period("all"), search="A")
+    assert [row.name for row in found.items] == sorted(
+        (name for name in whole if "a" in name.casefold()), key=whole.__getitem__
+    )
+    assert [row.position for row in found.items] == sorted(whole[row.name] for row in found.items)
+    assert found.items[-1].position > len(found.items)
+    # Paged too: one name a page, the ranks unchanged.
+    assert [row.position for page in every_page(session, 1, search="a") for row in page] == [
+        row.position for row in found.items
+    ]
+    assert standings.standings_page(session, period("all"), search="%").items == []
+    assert standings.standings_page(session, period("all"), search="zz").items == []
+
+
+def test_a_cursor_from_elsewhere_is_refused(session, club_night):
+    with pytest.raises(pages.BadCursor):
+        standings.standings_page(session, period("all"), cursor=pages.encode("players", ["a", 1]))
+    with pytest.raises(pages.BadCursor):
+        standings.standings_page(session, period("all"), cursor="not a cursor")

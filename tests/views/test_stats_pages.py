@@ -10,7 +10,7 @@ from factories import make_game, record
 from flask import render_template
 
 from scorer.extensions import db
-from scorer.services import games, leagues
+from scorer.services import games, leagues, standings
 
 PAGES = [
     "/players/",
@@ -244,3 +244,51 @@ def test_an_eight_player_league_draws_its_rotation_from_eight_names(client):
     # A rotation fixture ends after its 2 hands, whatever the league's target.
     assert "partners games of 2 hands" in season.text
     assert "partners games of 2 hands" in parse(client.get(league)).text
+
+
+def ranked(page) -> list[tuple[str, str]]:
+    return [
+        (row.find("td").text, row.find("th").text)
+        for row in page.find("tbody").find_all("tr")
+        if "more" not in row.attrs.get("class", [])
+    ]
+
+
+def test_standings_page_a_page_at_a_time_with_ranks_that_carry_on(client, club, monkeypatch):
+    monkeypatch.setattr(standings, "PAGE_SIZE", 2)
+    whole = parse(client.get("/standings/?sort=name&order=asc"))
+    more = whole.find("tr", class_="more").find("a")
+    assert ranked(whole) == [("1", "Ann"), ("2", "Bob")]
+    # Without JavaScript the link opens the next page; with htmx its rows alone come back.
+    assert "sort=name" in more.attrs["href"] and "cursor=" in more.attrs["href"]
+    plain = parse(client.get(more.attrs["href"]))
+    assert ranked(plain) == [("3", "Cat"), ("4", "Dan")]
+    rows = client.get(more.attrs["hx-get"], headers=HTMX).get_data(as_text=True)
+    assert rows.lstrip().startswith("<tr>") and "<table" not in rows
+    added = parse(f"<table><tbody>{rows}</tbody></table>")
+    assert ranked(added) == [("3", "Cat"), ("4", "Dan")]
+    found = ranked(whole) + ranked(added)
+    link = added.find("tr", class_="more")
+    while link is not None:
+        page = parse(client.get(link.find("a").attrs["href"]))
+        found += ranked(page)
+        link = page.find("tr", class_="more")
+    assert [rank for rank, _name in found] == [str(place) for place in range(1, len(found) + 1)]
+    names = [name for _rank, name in found]
+    assert names == sorted(names) and len(names) > 4
+
+
+def test_standings_search_shows_where_a_name_stands(client, club):
+    page = parse(client.get("/standings/?sort=name&order=asc&q=e"))
+    assert ranked(page) == [("5", "Eve")]
+    assert page.find("input", id="standings-search").attrs["value"] == "e"
+    # The sort links keep the search.
+    assert "q=e" in page.find("th", class_="col-games").find("a").attrs["href"]
+    nobody = parse(client.get("/standings/?q=zzz"))
+    assert "Nobody in this table has a name with “zzz”" in nobody.text
+
+
+def test_standings_refuse_a_cursor_they_did_not_hand_out(client, club):
+    response = client.get("/standings/?cursor=bogus")
+    assert response.status_code == 400
+    assert "start again from the first page" in response.get_data(as_text=True)
