@@ -95,6 +95,8 @@ def test_a_season_of_four_teams_played_through_fixtures(phone: Page, live_server
 
     # The league's games count in the standings filtered to it.
     page.goto(f"{live_server}/standings/")
+    # The filter folds behind its period on a phone: opened as a player would.
+    page.locator(".filter-box summary").click()
     page.locator('select[name="league"]').select_option(label="Thursday club")
     expect(page.locator("#standings h2")).to_contain_text("Thursday club")
     expect(page.locator(".standings-table tbody tr")).to_have_count(8)
