@@ -90,13 +90,13 @@ def undo(game_id: int, number: int) -> Response:
             hand=hand,
             notice=conflict.message,
         )
-    # The hand goes back on the pad as it was saved, to be fixed and saved again: its cards, typed
-    # totals, who went out and the last card, from the server, so any phone has them, script or not.
-    form = HandForm.for_game(view, hand, filled=True, before=view.state, formdata=None)
-    if not wants_fragment() or request.headers.get("HX-Target") == "game":
-        # The Undo of the "Hand N saved" note: the game goes back in place, the view stays. A
-        # plain post gets the page itself: a redirect would lose the hand, which is gone.
+    if wants_fragment() and request.headers.get("HX-Target") == "game":
+        # The Undo of the "Hand N saved" note: the game goes back in place, the view stays, and
+        # the hand goes back on the pad as it was saved (its cards, typed totals, who went out
+        # and the last card, from the server), to be fixed and saved again.
+        form = HandForm.for_game(view, hand, filled=True, before=view.state, formdata=None)
         return _game(view, form, 200)
+    # A plain post is answered with a redirect, so a reload cannot post the undo again.
     return see_other(url_for("games.show", game_id=game_id))
 
 

@@ -21,9 +21,9 @@ def pad_fields(client: FlaskClient, game_id: int) -> dict[str, str]:
     """The hidden fields the game page's pad posts with every hand, as a phone keeps them."""
     form = parse(client.get(f"/games/{game_id}")).by_id("hand-form")
     assert form is not None
-    key = form.find("select", name="game_key")
+    key = form.value("game_key")
     assert key is not None
-    return {"number": form.value("number") or "", "game_key": key.find("option")["value"]}
+    return {"number": form.value("number") or "", "game_key": key}
 
 
 def queued_hand(client: FlaskClient, game_id: int) -> dict[str, str]:

@@ -67,11 +67,7 @@ def test_the_holder_records_edits_undoes_and_syncs_that_games_hands(app, organis
     assert table.get(f"/games/{game_id}/hands/1/undo").status_code == 200
     assert table.post(f"/games/{game_id}/hands/1/undo").status_code == 303
     assert rows("hands") == 0
-    key = (
-        parse(table.get(f"/games/{game_id}"))
-        .find("select", name="game_key")
-        .find("option")["value"]
-    )
+    key = parse(table.get(f"/games/{game_id}")).value("game_key")
     synced = table.post(
         f"/games/{game_id}/hands/1/sync", data=hand_form(1, {0: 7}, 1) | {"game_key": key}
     )

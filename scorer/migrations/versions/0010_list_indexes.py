@@ -1,5 +1,6 @@
-"""indexes for lists read a page at a time: games in progress, finished and abandoned, leagues
-by name, and each player's latest games
+"""indexes for lists read a page at a time
+
+Games in progress, finished and abandoned; leagues by name; each player's latest games.
 
 Revision ID: 0010_list_indexes
 Revises: 0009_ids

@@ -160,13 +160,6 @@ const clearServerError = (row) => {
   typed.removeAttribute("aria-describedby");
 };
 
-// Whatever scrolls into view stops above the dock: the page's scroll padding is the dock's height,
-// measured, since the keys it holds change with the deck and the screen.
-const padDock = (form) => {
-  const dock = form.querySelector(".dock");
-  if (dock) document.documentElement.style.scrollPaddingBottom = dock.offsetHeight + "px";
-};
-
 // Brought into view when any of what the row says (its name, cards, note, points) is off the
 // screen or under the dock; its padding alone under the dock's edge is no reason to move the page.
 const showRow = (form, seat) => {
@@ -179,8 +172,10 @@ const showRow = (form, seat) => {
     return box.top < 0 || box.bottom > bottom;
   });
   if (!hidden) return;
-  padDock(form);
-  row.scrollIntoView({ block: "nearest" });
+  // Scrolled by hand, to stop above the dock: a scroll padding set from here would be an inline
+  // style, which the page's copy would carry and its Content-Security-Policy refuse.
+  const box = row.getBoundingClientRect();
+  window.scrollBy({ top: box.bottom > bottom ? box.bottom - bottom : box.top, behavior: "instant" });
 };
 
 /** Draws the pad from its fields: rows, seat being counted, summary; keeps the tally. */
@@ -324,10 +319,13 @@ const onPointerDown = (event) => {
   }
 };
 
-// A focused row keeps its scroll padding current, like a row chosen by a tap.
+// A row focused from the keyboard is brought above the dock, like a row chosen by a tap, once the
+// browser has scrolled it into view its own way.
 const onFocusIn = (event) => {
   const form = event.target.closest && event.target.closest("form.pad");
-  if (form && event.target.matches(".tally-pick, [data-typed]")) padDock(form);
+  if (!form || !event.target.matches(".tally-pick, [data-typed]")) return;
+  const { seat } = event.target.closest(".tally").dataset;
+  requestAnimationFrame(() => showRow(form, seat));
 };
 
 // The pad's keys from the keyboard, as the server maps them (pad data's keyboard): while a row has
