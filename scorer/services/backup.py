@@ -30,9 +30,10 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from itertools import accumulate, groupby
+from types import SimpleNamespace as Row
 from typing import IO, Any
 
-import ijson
+import ijson  # type: ignore[import-untyped]
 from sqlalchemy import bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
@@ -364,14 +365,13 @@ class _Unreadable:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind, error, trace) -> bool:
+    def __exit__(self, kind, error, trace) -> None:
         if isinstance(error, RecursionError):
             raise NotJson(
                 "This file is not a JSON backup (its lists or objects are nested too deeply)."
             ) from None
         if isinstance(error, (ijson.JSONError, ValueError)) and not isinstance(error, BackupError):
             raise NotJson(f"This file is not a JSON backup ({error}).") from error
-        return False
 
 
 def _unreadable() -> _Unreadable:
@@ -498,7 +498,7 @@ class _Restore:
     # and the results of those finished (rated once every game is in).
 
     def _games(self) -> None:
-        batch: list[tuple[form.GameEntry, Game, Any]] = []
+        batch: list[tuple[form.GameEntry, Any, Any]] = []
         twice = None
         for i, entry in self._section("games"):
             game_entry = _read(form.GameEntry, entry, "games", i)
@@ -530,7 +530,7 @@ class _Restore:
                 ],
             )
 
-    def _write_games(self, batch: list[tuple[form.GameEntry, Game, Any]]) -> None:
+    def _write_games(self, batch: list[tuple[form.GameEntry, Any, Any]]) -> None:
         if not batch:
             return
         session = self.session
@@ -676,7 +676,7 @@ class _Restore:
             self._tell("ratings")
 
 
-def _game_row(entry: form.GameEntry, game: Game) -> dict[str, Any]:
+def _game_row(entry: form.GameEntry, game: Any) -> dict[str, Any]:
     return {
         "id": game.id,
         "mode": game.mode,
@@ -918,9 +918,10 @@ def _season(
 
 def _game(
     entry: form.GameEntry, where: str, known_players: set[int]
-) -> tuple[Game, scoring.GameState]:
-    """The game an entry describes, as rows not yet added, and where its hands leave it."""
-    game = Game(
+) -> tuple[Any, scoring.GameState]:
+    """The game an entry describes, as plain rows (not mapped objects: a mapped object costs
+    more to make than the rules take to check it), and where its hands leave it."""
+    game: Any = Row(
         id=entry.id,
         mode=entry.mode,
         target=entry.target,
@@ -941,7 +942,7 @@ def _game(
         _known(player_id, known_players, f"{where}.seats[{i}]", "player")
     _unique(entry.seats, f"{where}.seats", "player")
     game.seats = [
-        Seat(position=position, player_id=player_id)
+        Row(position=position, player_id=player_id)
         for position, player_id in enumerate(entry.seats)
     ]
     try:
@@ -951,7 +952,7 @@ def _game(
     for i, team in enumerate(entry.teams):
         if rules.mode is not scoring.Mode.PARTNERS or not 0 <= team.side < len(rules.sides):
             raise BackupError(f"{where}.teams[{i}].side: this game has no team {team.side}.")
-    game.teams = [Team(side=team.side, name=team.name) for team in entry.teams]
+    game.teams = [Row(side=team.side, name=team.name) for team in entry.teams]
     _unique([team.side for team in game.teams], f"{where}.teams", "side")
     game.hands = [_hand(hand, f"{where}.hands[{i}]", i + 1) for i, hand in enumerate(entry.hands)]
     try:
@@ -971,18 +972,18 @@ def _game(
     return game, state
 
 
-def _hand(entry: form.HandEntry, where: str, number: int) -> Hand:
+def _hand(entry: form.HandEntry, where: str, number: int) -> Any:
     if entry.number != number:
         raise BackupError(f"{where}.number: hands must be numbered 1, 2, 3… in order.")
     _unique([count.seat for count in entry.counts], f"{where}.counts", "seat")
-    return Hand(
+    return Row(
         number=number,
         went_out=entry.went_out,
         last_card=entry.last_card,
         created_at=entry.created_at,
         updated_at=entry.updated_at,
         counts=[
-            HandCount(
+            Row(
                 position=count.seat,
                 cards=" ".join(count.cards) if count.cards is not None else None,
                 points=count.points,
