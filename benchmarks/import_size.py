@@ -97,7 +97,7 @@ def write(path: Path, scale: float) -> None:
         out.write("\n]")
 
     with path.open("w", encoding="utf-8") as out:
-        out.write('{"format": "uno-scorer", "version": 1, "exported_at": "%s",\n' % created)
+        out.write(f'{{"format": "uno-scorer", "version": 1, "exported_at": "{created}",\n')
         out.write('"players": [')
         names = lists.names()
         listed(
