@@ -8,6 +8,7 @@ import errno
 import logging
 import os
 import socket
+import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -147,21 +148,70 @@ def export_command(file) -> None:
 @click.argument("file", type=click.File("rb"))
 @with_appcontext
 def import_command(file) -> None:
-    """Restore a backup made by `scorer export` into an empty database."""
+    """Restore a backup made by `scorer export` into an empty database.
+
+    The file is read an entry at a time and written in batches, in one transaction, so memory
+    stays bounded however big it is. On a terminal, a line on standard error shows the progress.
+    """
     from .extensions import db
     from .services import backup
 
     try:
-        # The owner page's reader: the same refusals, one line each, never a traceback.
-        data = backup.loads(file.read())
+        # The owner page's refusals, one line each, never a traceback.
+        source = backup.open_file(file)
     except backup.BackupError as error:
         raise click.ClickException(f"{file.name}: {error.message}") from error
     bring_database_up_to_date()
+    line = ProgressLine(sys.stderr)
     try:
-        restored = backup.import_all(db.session, data)
+        restored = backup.import_all(db.session, source, line.show)
     except backup.BackupError as error:
+        line.end()
+        if isinstance(error, backup.NotJson):
+            raise click.ClickException(f"{file.name}: {error.message}") from error
         raise click.ClickException(f"Nothing was restored. {error.message}") from error
+    line.end()
     click.echo(f"Restored {backup.describe(restored)}.")
+
+
+class ProgressLine:
+    """The counts of a restore so far, on one line of a terminal rewritten in place; nothing at
+    all when standard error is not a terminal (a pipe, a log, a test)."""
+
+    # A terminal is redrawn at most this often: a line per batch would cost more than it shows.
+    EVERY = 0.2
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.shown = False
+        self.last = 0.0
+        try:
+            self.live = stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
+
+    def show(self, counts: dict[str, int], section: str, share: float) -> None:
+        import time
+
+        now = time.monotonic()
+        if not self.live or now - self.last < self.EVERY:
+            return
+        self.last = now
+        self.stream.write("\r\x1b[K" + self.text(counts, section, share))
+        self.stream.flush()
+        self.shown = True
+
+    @staticmethod
+    def text(counts: dict[str, int], section: str, share: float) -> str:
+        shown = " · ".join(f"{what} {counts[what]:,}" for what in counts)
+        doing = "rating games" if section == "ratings" else f"reading {section} {share:.0%}"
+        return f"{shown} · {doing}"
+
+    def end(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
 
 
 @main.command("rebuild-results")

@@ -25,9 +25,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from itertools import accumulate, groupby
+from types import SimpleNamespace as Row
+from typing import IO, Any
 
-from sqlalchemy import func, null, select, text
+import ijson  # type: ignore[import-untyped]
+from sqlalchemy import bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -36,16 +43,19 @@ from ..database import DbSession
 from ..models import (
     Fixture,
     Game,
+    GameResult,
     Hand,
     HandCount,
     League,
     LeagueTeam,
     Player,
+    RatingClock,
     Season,
     Seat,
     Team,
     utcnow,
 )
+from ..scoring import ratings
 from . import backup_format as form
 from . import players, results
 from .backup_format import FORMAT, VERSION
@@ -59,6 +69,10 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 class BackupError(ServiceError):
     """A backup that cannot be restored, or a database it cannot be restored into."""
+
+
+class NotJson(BackupError):
+    """A file that is not JSON at all."""
 
 
 def export_all(session: DbSession) -> dict[str, Any]:
@@ -94,12 +108,12 @@ def loads(raw: bytes) -> object:
         # utf-8-sig: an editor on Windows may have saved the file with a byte order mark.
         return json.loads(raw.decode("utf-8-sig"))
     except RecursionError:
-        raise BackupError(
+        raise NotJson(
             "This file is not a JSON backup (its lists or objects are nested too deeply)."
         ) from None
     except ValueError as error:
         # Not UTF-8, not JSON, or a number of thousands of digits (past Python's int limit).
-        raise BackupError(f"This file is not a JSON backup ({error}).") from error
+        raise NotJson(f"This file is not a JSON backup ({error}).") from error
 
 
 def tally(data: dict[str, Any]) -> dict[str, int]:
@@ -131,40 +145,555 @@ def stored_counts(session: DbSession) -> dict[str, int]:
     }
 
 
-def import_all(session: DbSession, data: object) -> dict[str, int]:
+# Rows written at once: big enough that a statement's cost is spread, small enough that a batch of
+# games with their hands and counts stays a few megabytes however big the file.
+BATCH = 500
+# Games finished before this one whose rating starts a batch of ratings read at once.
+RATE_BATCH = 5_000
+
+# Told the counts so far, the section being read and the share of the file read in this pass.
+Progress = Callable[[dict[str, int], str, float], None]
+
+
+def import_all(
+    session: DbSession, data: object, progress: Progress | None = None
+) -> dict[str, int]:
     """Restore a backup made by export_all into an empty database, with the results and ratings
     derived from it; how many players, games, hands and leagues (see `tally`).
 
+    `data` is the parsed file, or a binary file to read an entry at a time (see `import_file`).
     Raises BackupError, having stored nothing, when the backup is not one this version can read,
     does not hold together (a seat for an unknown player, a hand the rules refuse), or the
-    database is not empty.
+    database is not empty. Problems are reported as the file is read, in its order: the first
+    one met is named. `progress`, when given, is told the counts so far and the section being
+    read, after each batch.
     """
-    backup = _parse(data)
-    roster, game_rows, league_rows = _rows(backup)
-    _check_empty(session)
+    source = data if isinstance(data, _Source) else _Entries(data)
+    _check_header(source)
+    restore = _Restore(session, source, progress or (lambda counts, section, share: None))
     try:
-        session.add_all(roster)
-        session.add_all(game_rows)
-        session.flush()
-        # Rematches point at another game: set once every game exists, whatever their order.
-        rematch_of = {game.id: game.rematch_of for game in backup.games}
-        for game in game_rows:
-            game.rematch_of_id = rematch_of[game.id]
-        session.add_all(league_rows)
-        session.flush()
-        _follow_ids(session)
-        # Standings, ratings and league tables are read from stored results: derive them now, in
-        # the same transaction, so the restore is all there or not at all. This commits.
-        results.rebuild_all(session)
+        restore.run()
     except IntegrityError as error:
         session.rollback()
         raise BackupError(
             "Someone used the app while the backup was being restored; nothing was restored."
         ) from error
+    except BaseException:
+        # Rows already written in this transaction go with it: nothing or everything.
+        session.rollback()
+        raise
     # Only once committed: a restore rolled back leaves the database, and so its replays, as
     # they were.
     forget_all(session)
-    return tally(data)  # type: ignore[arg-type]
+    return restore.counts
+
+
+def open_file(file: IO[bytes]) -> _Source:
+    """A backup file too big to hold, for import_all to read an entry at a time, a section a
+    pass; BackupError at once when it is not JSON or not a backup this version reads.
+
+    Memory holds one batch of entries, the ids seen (to check references) and each player's
+    rating, never the file. A file that cannot be read again (standard input) is copied to a
+    temporary file first.
+    """
+    if not file.seekable():
+        copy = tempfile.TemporaryFile()  # noqa: SIM115 (closed when the source is dropped)
+        shutil.copyfileobj(file, copy)
+        file = copy
+    source = _Stream(file)
+    _check_header(source)
+    return source
+
+
+class _Source:
+    """Where a backup's entries come from: a parsed file, or a file read as it goes."""
+
+    def header(self) -> dict[str, Any]:
+        """The top level with every section left out: format, version, exported_at."""
+        raise NotImplementedError
+
+    def entries(self, section: str) -> Iterator[object]:
+        """The entries of a section, in order; none when it is missing or not a list."""
+        raise NotImplementedError
+
+    def top(self) -> object:
+        """The top level with each section's entries left out (a list kept a list): what is
+        missing, or not a list, is reported from it."""
+        raise NotImplementedError
+
+    def share_read(self) -> float:
+        return 0.0
+
+
+SECTIONS = ("players", "games", "leagues")
+
+
+class _Entries(_Source):
+    def __init__(self, data: object) -> None:
+        self.data = data
+
+    def header(self) -> dict[str, Any]:
+        if not isinstance(self.data, dict):
+            return {}
+        return {key: value for key, value in self.data.items() if key not in SECTIONS}
+
+    def entries(self, section: str) -> Iterator[object]:
+        found = self.data.get(section) if isinstance(self.data, dict) else None
+        return iter(found if isinstance(found, list) else ())
+
+    def top(self) -> object:
+        if not isinstance(self.data, dict):
+            return self.data
+        return {
+            key: [] if key in SECTIONS and isinstance(value, list) else value
+            for key, value in self.data.items()
+        }
+
+
+class _Stream(_Source):
+    """A backup file read with ijson: each pass reads the file once, building one entry at a
+    time (in C); only the header and the shape of the top level are read event by event."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self.file = file
+        self.size = max(1, file.seek(0, io.SEEK_END))
+        self._top: object = None
+        self._header: dict[str, Any] | None = None
+
+    def _start(self) -> _DepthGuard:
+        self.file.seek(0)
+        # utf-8-sig: an editor on Windows may have saved the file with a byte order mark.
+        if self.file.read(3) != b"\xef\xbb\xbf":
+            self.file.seek(0)
+        return _DepthGuard(self.file)
+
+    def share_read(self) -> float:
+        return min(1.0, self.file.tell() / self.size)
+
+    def header(self) -> dict[str, Any]:
+        if self._header is None:
+            self._header = self._read_header()
+        return self._header
+
+    def _read_header(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        wanted = {"format", "version", "exported_at"}
+        with _unreadable():
+            events = ijson.parse(self._start(), use_float=True)
+            first = next(events, None)
+            if first is None or first[1] != "start_map":
+                return {}  # not an object at all: `top` says so
+            for prefix, event, value in events:
+                if prefix in wanted and event not in _CONTAINER_EVENTS:
+                    found[prefix] = value
+                    # An export writes these first: the entries need not be read to find them.
+                    if wanted <= found.keys():
+                        break
+        return found
+
+    def entries(self, section: str) -> Iterator[object]:
+        with _unreadable():
+            yield from ijson.items(self._start(), f"{section}.item", use_float=True)
+
+    def top(self) -> object:
+        if self._top is None:
+            self._top = self._read_top()
+        return self._top
+
+    def _read_top(self) -> object:
+        builder = ijson.ObjectBuilder()
+        with _unreadable():
+            for prefix, event, value in ijson.parse(self._start(), use_float=True):
+                # A section's list is kept empty: only its being a list matters here.
+                head = prefix.split(".", 1)[0]
+                if (
+                    head in SECTIONS
+                    and prefix.startswith(f"{head}.item")
+                    and isinstance(builder.value, dict)
+                    and isinstance(builder.value.get(head), list)
+                ):
+                    continue
+                builder.event(event, value)
+        return getattr(builder, "value", None)
+
+
+_CONTAINER_EVENTS = ("start_map", "end_map", "start_array", "end_array")
+
+# A backup nests eight deep at most; the reader names each value by its path, so a file nested
+# thousands deep would take memory by the square of its depth before any entry is read.
+MAX_DEPTH = 100
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = b"[]{}"
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_OTHERS = bytes(set(range(256)) - set(_BRACKETS))
+
+
+class _DepthGuard:
+    """The file as ijson reads it, refused once its lists and objects nest past MAX_DEPTH.
+
+    Brackets are counted outside strings; a string still open at the end of a chunk is carried
+    over as its opening quote (and a backslash, when one escapes the next chunk's first byte).
+    """
+
+    def __init__(self, file: IO[bytes]) -> None:
+        self.file = file
+        self.depth = 0
+        self.carry = b""
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.file.read(size)
+        text = _STRING.sub(b"", self.carry + data)
+        self.carry = b""
+        opened = text.find(b'"')
+        if opened >= 0:
+            tail = text[opened + 1 :]
+            escaped = (len(tail) - len(tail.rstrip(b"\\"))) % 2
+            self.carry = b'"' + b"\\" * escaped
+            text = text[:opened]
+        brackets = text.translate(None, _OTHERS)
+        if brackets:
+            steps = list(accumulate(map(_STEP.__getitem__, brackets), initial=self.depth))
+            self.depth = steps[-1]
+            if max(steps) > MAX_DEPTH:
+                raise NotJson(
+                    "This file is not a JSON backup (its lists or objects are nested too deeply)."
+                )
+        return data
+
+
+class _Unreadable:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, trace) -> None:
+        if isinstance(error, RecursionError):
+            raise NotJson(
+                "This file is not a JSON backup (its lists or objects are nested too deeply)."
+            ) from None
+        if isinstance(error, (ijson.JSONError, ValueError)) and not isinstance(error, BackupError):
+            raise NotJson(f"This file is not a JSON backup ({error}).") from error
+
+
+def _unreadable() -> _Unreadable:
+    return _Unreadable()
+
+
+def _check_header(source: _Source) -> None:
+    header = source.header()
+    if not header:
+        top = source.top()
+        header = top if isinstance(top, dict) else {}
+        if not isinstance(top, dict):
+            header = {"format": None}
+    if header.get("format") != FORMAT:
+        raise BackupError('This is not an UNO scorer backup (its format is not "uno-scorer").')
+    version = header.get("version")
+    if version != VERSION:
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
+        raise BackupError(
+            f"This backup is version {form.quoted(version)};"
+            f" this scorer reads version {VERSION} only."
+            + (" It was made by a newer scorer." if newer else "")
+        )
+    if "exported_at" in header:
+        _read(form.Backup, {"players": [], "games": [], "exported_at": header["exported_at"]})
+
+
+def _read(model: type[form.Entry], value: object, *where: str | int) -> Any:
+    try:
+        return form.read_entry(model, value, where)
+    except form.Unreadable as error:
+        raise BackupError(str(error)) from None
+
+
+class _Restore:
+    """One restore: the sections read in turn, checked an entry at a time, written in batches."""
+
+    def __init__(self, session: DbSession, source: _Source, progress: Progress) -> None:
+        self.session = session
+        self.source = source
+        self.progress = progress
+        self.pending: list[dict[str, Any]] = []
+        self.checked_empty = False
+        self.counts = {"players": 0, "games": 0, "hands": 0, "leagues": 0}
+        self.player_ids: set[int] = set()
+        self.game_ids: set[int] = set()
+        # (finished_at, id) of each finished game: the order they are rated in.
+        self.finishing: list[tuple[Any, int]] = []
+        self.rematches: list[tuple[int, int, int]] = []
+
+    def run(self) -> None:
+        self._players()
+        self._flush_players()
+        self._games()
+        self._leagues()
+        _follow_ids(self.session)
+        self._rate()
+        self.session.commit()
+
+    def _section(self, name: str) -> Iterator[tuple[int, object]]:
+        found = False
+        for i, entry in enumerate(self.source.entries(name)):
+            found = True
+            yield i, entry
+        if not found:
+            # Missing, not a list, or empty: the whole file's shape says which.
+            top = self.source.top()
+            if not isinstance(top, dict):
+                raise BackupError(
+                    'This is not an UNO scorer backup (its format is not "uno-scorer").'
+                )
+            shell: dict[str, Any] = {"players": [], "games": []}
+            if name in top:
+                shell[name] = top[name]
+            else:
+                shell.pop(name, None)  # missing: "games is missing."; leagues may be
+            _read(form.Backup, shell)
+
+    def _tell(self, section: str) -> None:
+        self.progress(dict(self.counts), section, self.source.share_read())
+
+    # Players: held until the database is known to be empty, as ids and name keys.
+
+    def _players(self) -> None:
+        names: set[str] = set()
+        twice_id = twice_name = None
+        for i, entry in self._section("players"):
+            player = _read(form.PlayerEntry, entry, "players", i)
+            key = players.name_key(player.name)
+            if player.id in self.player_ids and twice_id is None:
+                twice_id = player.id
+            if key in names and twice_name is None:
+                twice_name = key
+            self.player_ids.add(player.id)
+            names.add(key)
+            self.pending.append(
+                {
+                    "id": player.id,
+                    "name": player.name,
+                    "name_key": key,
+                    "created_at": player.created_at,
+                    "archived_at": player.archived_at,
+                }
+            )
+            if len(self.pending) >= BATCH * 20 and twice_id is None and twice_name is None:
+                self._flush_players()
+        if twice_id is not None:
+            raise BackupError(f"players: the player id {twice_id!r} appears twice.")
+        if twice_name is not None:
+            raise BackupError(f"players: the player name {twice_name!r} appears twice.")
+
+    def _flush_players(self) -> None:
+        if not self.checked_empty:
+            _check_empty(self.session)
+            self.checked_empty = True
+        if not self.pending:
+            return
+        self.session.execute(insert(Player.__table__), self.pending)
+        self.counts["players"] += len(self.pending)
+        self.pending = []
+        self._tell("players")
+
+    # Games: checked against the players, written with their seats, teams, hands and counts,
+    # and the results of those finished (rated once every game is in).
+
+    def _games(self) -> None:
+        batch: list[tuple[form.GameEntry, Any, Any]] = []
+        twice = None
+        for i, entry in self._section("games"):
+            game_entry = _read(form.GameEntry, entry, "games", i)
+            game, state = _game(game_entry, f"games[{i}]", self.player_ids)
+            if game.id in self.game_ids and twice is None:
+                twice = game.id
+            self.game_ids.add(game.id)
+            if game_entry.rematch_of is not None:
+                self.rematches.append((i, game.id, game_entry.rematch_of))
+            batch.append((game_entry, game, state))
+            if len(batch) >= BATCH and twice is None:
+                self._write_games(batch)
+                batch = []
+        if twice is not None:
+            raise BackupError(f"games: the game id {twice!r} appears twice.")
+        self._write_games(batch)
+        for i, _, rematch_of in self.rematches:
+            if rematch_of not in self.game_ids:
+                raise BackupError(
+                    f"games[{i}].rematch_of: there is no game {rematch_of} in the backup."
+                )
+        # Rematches point at another game: set once every game exists, whatever their order.
+        for start in range(0, len(self.rematches), BATCH * 20):
+            self.session.execute(
+                update(Game),
+                [
+                    {"id": game_id, "rematch_of_id": rematch_of}
+                    for _, game_id, rematch_of in self.rematches[start : start + BATCH * 20]
+                ],
+            )
+
+    def _write_games(self, batch: list[tuple[form.GameEntry, Any, Any]]) -> None:
+        if not batch:
+            return
+        session = self.session
+        session.execute(
+            insert(Game.__table__), [_game_row(entry, game) for entry, game, _ in batch]
+        )
+        seats = [
+            {"game_id": game.id, "player_id": seat.player_id, "position": seat.position}
+            for _, game, _ in batch
+            for seat in game.seats
+        ]
+        if seats:
+            session.execute(insert(Seat.__table__), seats)
+        teams = [
+            {"game_id": game.id, "side": team.side, "name": team.name}
+            for _, game, _ in batch
+            for team in game.teams
+        ]
+        if teams:
+            session.execute(insert(Team.__table__), teams)
+        hands = [(game.id, hand) for _, game, _ in batch for hand in game.hands]
+        if hands:
+            ids = session.scalars(
+                insert(Hand.__table__).returning(Hand.__table__.c.id, sort_by_parameter_order=True),
+                [
+                    {
+                        "game_id": game_id,
+                        "number": hand.number,
+                        "went_out": hand.went_out,
+                        "last_card": hand.last_card,
+                        "created_at": hand.created_at,
+                        "updated_at": hand.updated_at,
+                    }
+                    for game_id, hand in hands
+                ],
+            ).all()
+            counts = [
+                {
+                    "hand_id": hand_id,
+                    "position": count.position,
+                    "cards": count.cards,
+                    "points": count.points,
+                }
+                for hand_id, (_, hand) in zip(ids, hands, strict=True)
+                for count in hand.counts
+            ]
+            if counts:
+                session.execute(insert(HandCount.__table__), counts)
+        rows = []
+        for _, game, state in batch:
+            if state.finished:
+                self.finishing.append((game.finished_at, game.id))
+                # seq is given once every game is in, in the order they finished.
+                rows += results._rows(game, state, 0)
+        if rows:
+            session.execute(insert(GameResult.__table__), rows)
+        self.counts["games"] += len(batch)
+        self.counts["hands"] += len(hands)
+        self._tell("games")
+
+    # Leagues: few, each small; checked and added as objects, as before.
+
+    def _leagues(self) -> None:
+        league_rows = []
+        for i, entry in self._section("leagues"):
+            league_entry = _read(form.LeagueEntry, entry, "leagues", i)
+            league_rows.append(
+                _league(league_entry, f"leagues[{i}]", self.player_ids, self.game_ids)
+            )
+        _unique([league.id for league in league_rows], "leagues", "league id")
+        _unique([team.id for league in league_rows for team in league.teams], "leagues", "team id")
+        fixtures = [
+            fixture
+            for league in league_rows
+            for season in league.seasons
+            for fixture in season.fixtures
+        ]
+        _unique([fixture.id for fixture in fixtures], "leagues", "fixture id")
+        _unique(
+            [fixture.game_id for fixture in fixtures if fixture.game_id is not None],
+            "leagues",
+            "fixture game",
+        )
+        self.session.add_all(league_rows)
+        self.session.flush()
+        self.counts["leagues"] = len(league_rows)
+        self._tell("leagues")
+
+    # Standings, ratings and league tables are read from stored results: derived now, in the
+    # same transaction, so the restore is all there or not at all.
+
+    def _rate(self) -> None:
+        session = self.session
+        results.lock(session)
+        self.finishing.sort()
+        for start in range(0, len(self.finishing), RATE_BATCH):
+            session.execute(
+                update(GameResult.__table__)
+                .where(GameResult.__table__.c.game_id == bindparam("game"))
+                .values(seq=bindparam("given")),
+                [
+                    {"game": game_id, "given": seq}
+                    for seq, (_, game_id) in enumerate(
+                        self.finishing[start : start + RATE_BATCH], start + 1
+                    )
+                ],
+            )
+        last = len(self.finishing)
+        self.finishing = []
+        clock = RatingClock.__table__
+        session.execute(update(clock).where(clock.c.id == results.CLOCK_ID).values(last_seq=last))
+        current: dict[int, ratings.Rating] = {}
+        for start in range(1, last + 1, RATE_BATCH):
+            found = session.execute(
+                select(
+                    GameResult.id,
+                    GameResult.seq,
+                    GameResult.player_id,
+                    GameResult.side,
+                    GameResult.place,
+                )
+                .where(GameResult.seq >= start, GameResult.seq < start + RATE_BATCH)
+                .order_by(GameResult.seq, GameResult.side, GameResult.id)
+            ).all()
+            updates = []
+            for _seq, rows in groupby(found, key=lambda row: row.seq):
+                game_rows = list(rows)
+                after = ratings.rate(current, results._outcome(game_rows))
+                for row in game_rows:
+                    old = current.get(row.player_id, ratings.NEWCOMER)
+                    new = after[row.player_id]
+                    updates.append(
+                        {
+                            "id": row.id,
+                            "mu": new.mu,
+                            "sigma": new.sigma,
+                            "change": new.ordinal - old.ordinal,
+                        }
+                    )
+                current.update(after)
+            if updates:
+                session.execute(update(GameResult), updates)
+            self._tell("ratings")
+
+
+def _game_row(entry: form.GameEntry, game: Any) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "mode": game.mode,
+        "target": game.target,
+        "first_dealer": game.first_dealer,
+        "deck_copies": game.deck_copies,
+        "blanks": game.blanks,
+        "blank_value": game.blank_value,
+        "hand_limit": game.hand_limit,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "finished_at": game.finished_at,
+        "abandoned_at": game.abandoned_at,
+        # NULL, not the model's default, for a game from before keys: as it was.
+        "sync_key": entry.sync_key,
+        "version": game.version,
+    }
 
 
 def hands_csv(session: DbSession) -> str:
@@ -309,72 +838,11 @@ def _listed(parts: list[str]) -> str:
 # (ids, references, the rules), naming where in the file the problem is, as "games[2].seats[1]".
 
 
-def _parse(data: object) -> form.Backup:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BackupError('This is not an UNO scorer backup (its format is not "uno-scorer").')
-    version = data.get("version")
-    if version != VERSION:
-        newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
-        raise BackupError(
-            f"This backup is version {form.quoted(version)};"
-            f" this scorer reads version {VERSION} only."
-            + (" It was made by a newer scorer." if newer else "")
-        )
-    try:
-        return form.read(data)
-    except form.Unreadable as error:
-        raise BackupError(str(error)) from None
-
-
-def _rows(backup: form.Backup) -> tuple[list[Player], list[Game], list[League]]:
-    roster = [_player(entry) for entry in backup.players]
-    _unique([player.id for player in roster], "players", "player id")
-    _unique([player.name_key for player in roster], "players", "player name")
-    known_players = {player.id: player for player in roster}
-    game_rows = [_game(entry, f"games[{i}]", known_players) for i, entry in enumerate(backup.games)]
-    _unique([game.id for game in game_rows], "games", "game id")
-    known_games = {game.id: game for game in game_rows}
-    for i, entry in enumerate(backup.games):
-        if entry.rematch_of is not None and entry.rematch_of not in known_games:
-            raise BackupError(
-                f"games[{i}].rematch_of: there is no game {entry.rematch_of} in the backup."
-            )
-    league_rows = [
-        _league(entry, f"leagues[{i}]", known_players, known_games)
-        for i, entry in enumerate(backup.leagues)
-    ]
-    _unique([league.id for league in league_rows], "leagues", "league id")
-    _unique([team.id for league in league_rows for team in league.teams], "leagues", "team id")
-    fixtures = [
-        fixture
-        for league in league_rows
-        for season in league.seasons
-        for fixture in season.fixtures
-    ]
-    _unique([fixture.id for fixture in fixtures], "leagues", "fixture id")
-    _unique(
-        [fixture.game.id for fixture in fixtures if fixture.game is not None],
-        "leagues",
-        "fixture game",
-    )
-    return roster, game_rows, league_rows
-
-
-def _player(entry: form.PlayerEntry) -> Player:
-    return Player(
-        id=entry.id,
-        name=entry.name,
-        name_key=players.name_key(entry.name),
-        created_at=entry.created_at,
-        archived_at=entry.archived_at,
-    )
-
-
 def _league(
     entry: form.LeagueEntry,
     where: str,
-    known_players: dict[int, Player],
-    known_games: dict[int, Game],
+    known_players: set[int],
+    known_games: set[int],
 ) -> League:
     league = League(
         id=entry.id,
@@ -403,9 +871,7 @@ def _league(
     return league
 
 
-def _league_team(
-    entry: form.LeagueTeamEntry, where: str, known_players: dict[int, Player]
-) -> LeagueTeam:
+def _league_team(entry: form.LeagueTeamEntry, where: str, known_players: set[int]) -> LeagueTeam:
     pair = entry.players
     if len(pair) != 2:
         raise BackupError(f"{where}.players: a team is two players.")
@@ -413,24 +879,16 @@ def _league_team(
         _known(player_id, known_players, f"{where}.players[{i}]", "player")
     if pair[0] == pair[1]:
         raise BackupError(f"{where}.players: a team is two different players.")
-    # Stored lowest id first (the pair is unordered); the ids are set as well as the players, so
-    # the pair can be checked for duplicates before anything is flushed.
+    # Stored lowest id first (the pair is unordered).
     low, high = sorted(pair)
-    return LeagueTeam(
-        id=entry.id,
-        first_player_id=low,
-        second_player_id=high,
-        first_player=known_players[low],
-        second_player=known_players[high],
-        name=entry.name,
-    )
+    return LeagueTeam(id=entry.id, first_player_id=low, second_player_id=high, name=entry.name)
 
 
 def _season(
     entry: form.SeasonEntry,
     where: str,
     known_teams: dict[int, LeagueTeam],
-    known_games: dict[int, Game],
+    known_games: set[int],
 ) -> Season:
     season = Season(number=entry.number, legs=entry.legs, created_at=entry.created_at)
     for i, fixture in enumerate(entry.fixtures):
@@ -447,7 +905,7 @@ def _season(
                 table_number=fixture.table,
                 home=known_teams[fixture.home],
                 away=known_teams[fixture.away],
-                game=None if fixture.game is None else known_games[fixture.game],
+                game_id=fixture.game,
             )
         )
     _unique(
@@ -458,8 +916,12 @@ def _season(
     return season
 
 
-def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -> Game:
-    game = Game(
+def _game(
+    entry: form.GameEntry, where: str, known_players: set[int]
+) -> tuple[Any, scoring.GameState]:
+    """The game an entry describes, as plain rows (not mapped objects: a mapped object costs
+    more to make than the rules take to check it), and where its hands leave it."""
+    game: Any = Row(
         id=entry.id,
         mode=entry.mode,
         target=entry.target,
@@ -473,14 +935,14 @@ def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -
         finished_at=entry.finished_at,
         abandoned_at=entry.abandoned_at,
         # NULL, not the model's default, for a game from before keys: as it was.
-        sync_key=null() if entry.sync_key is None else entry.sync_key,
+        sync_key=entry.sync_key,
         version=entry.version,
     )
     for i, player_id in enumerate(entry.seats):
         _known(player_id, known_players, f"{where}.seats[{i}]", "player")
     _unique(entry.seats, f"{where}.seats", "player")
     game.seats = [
-        Seat(position=position, player=known_players[player_id])
+        Row(position=position, player_id=player_id)
         for position, player_id in enumerate(entry.seats)
     ]
     try:
@@ -490,7 +952,7 @@ def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -
     for i, team in enumerate(entry.teams):
         if rules.mode is not scoring.Mode.PARTNERS or not 0 <= team.side < len(rules.sides):
             raise BackupError(f"{where}.teams[{i}].side: this game has no team {team.side}.")
-    game.teams = [Team(side=team.side, name=team.name) for team in entry.teams]
+    game.teams = [Row(side=team.side, name=team.name) for team in entry.teams]
     _unique([team.side for team in game.teams], f"{where}.teams", "side")
     game.hands = [_hand(hand, f"{where}.hands[{i}]", i + 1) for i, hand in enumerate(entry.hands)]
     try:
@@ -507,21 +969,21 @@ def _game(entry: form.GameEntry, where: str, known_players: dict[int, Player]) -
         )
     if state.finished and entry.abandoned_at is not None:
         raise BackupError(f"{where}.abandoned_at: only a game still being played is abandoned.")
-    return game
+    return game, state
 
 
-def _hand(entry: form.HandEntry, where: str, number: int) -> Hand:
+def _hand(entry: form.HandEntry, where: str, number: int) -> Any:
     if entry.number != number:
         raise BackupError(f"{where}.number: hands must be numbered 1, 2, 3… in order.")
     _unique([count.seat for count in entry.counts], f"{where}.counts", "seat")
-    return Hand(
+    return Row(
         number=number,
         went_out=entry.went_out,
         last_card=entry.last_card,
         created_at=entry.created_at,
         updated_at=entry.updated_at,
         counts=[
-            HandCount(
+            Row(
                 position=count.seat,
                 cards=" ".join(count.cards) if count.cards is not None else None,
                 points=count.points,
@@ -531,7 +993,7 @@ def _hand(entry: form.HandEntry, where: str, number: int) -> Hand:
     )
 
 
-def _known(key: int, known: dict[int, Any], where: str, what: str) -> None:
+def _known(key: int, known: set[int] | dict[int, Any], where: str, what: str) -> None:
     if key not in known:
         raise BackupError(f"{where}: there is no {what} {key!r} in the backup.")
 

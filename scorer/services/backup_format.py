@@ -145,6 +145,7 @@ def _deck(setting: str) -> AfterValidator:
 
 
 T = TypeVar("T")
+E = TypeVar("E", bound="Entry")
 GAME_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 Listed = Annotated[list[T], _expect("a list", lambda value: isinstance(value, list))]
 # A date and time in UTC, written in ISO 8601 with its offset; read with any offset.
@@ -314,6 +315,17 @@ def read(data: dict[str, Any]) -> Backup:
         return Backup.model_validate(data)
     except ValidationError as error:
         raise Unreadable(_message(error.errors(include_url=False)[0])) from None
+
+
+def read_entry(model: type[E], value: object, where: tuple[int | str, ...] = ()) -> E:
+    """One entry of a backup read on its own, `where` being its place in the file (as
+    ("games", 2)); Unreadable, naming the first problem and where it is, if not one."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as error:
+        detail = error.errors(include_url=False)[0]
+        detail["loc"] = (*where, *detail["loc"])
+        raise Unreadable(_message(detail)) from None
 
 
 def _message(detail: ErrorDetails) -> str:
