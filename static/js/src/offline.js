@@ -398,9 +398,12 @@ const freshenGame = (fresh) => {
   const oldPlay = document.getElementById("play");
   const freshPlay = fresh.getElementById("play");
   const oldPad = oldPlay && oldPlay.querySelector("form.pad");
+  // A page for someone else (the copy was made signed in, the session has ended since) is no
+  // game moved on: all of it is the fresh page's, the pad included.
+  const sameViewer = !!oldPad === !!(freshPlay && freshPlay.querySelector("form.pad"));
   const plan = freshPlan({
-    sameGame: board.dataset.version === freshBoard.dataset.version,
-    touched: !!oldPad && hasTally(oldPad),
+    sameGame: sameViewer && board.dataset.version === freshBoard.dataset.version,
+    touched: sameViewer && !!oldPad && hasTally(oldPad),
     hand: handNumber(oldPlay),
     freshHand: handNumber(freshPlay),
   });
