@@ -68,11 +68,9 @@ def test_four_players_three_hands_an_undo_and_an_edit(phone: Page, start_game, e
     expect(page.locator("#undo-title")).to_have_text("Undo hand 3?")
     expect(page.locator("#undo")).to_contain_text("Cat went out and scored 53.")
     taps(page.get_by_role("button", name="Undo hand 3"))
-    # The game page, with hand 3 back on the pad as it was saved, to be fixed and saved again.
+    page.wait_for_url(game_url)
+
     expect(page.locator(".deal-line")).to_have_text("Cat deals hand 3.")
-    pad = page.locator("#hand-form")
-    expect(pad.locator('.tally[data-name="Dan"] [data-tape]')).to_have_text("50")
-    expect(pad.locator("[data-summary]")).to_have_text("Cat scores 53")
     assert standings(page) == [
         "1 Ann 101 | 399 to go · 1 hand won",
         "2 Bob 21 | 479 to go · 1 hand won",

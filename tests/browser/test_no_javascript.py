@@ -86,12 +86,8 @@ def test_a_game_and_a_hand_with_plain_form_posts(page: Page, live_server: str):
     page.wait_for_url(f"{game_url}?saved=2")
     expect(page.locator(".history .hand")).to_have_count(2)
     page.locator("[data-toast]").get_by_role("button", name="Undo hand 2").tap()
-    page.wait_for_url(re.compile(r"/hands/2/undo$"))
+    page.wait_for_url(game_url)
     expect(page.locator(".history .hand")).to_have_count(1)
-    # Hand 2 is back on the pad as it was saved, to be fixed and saved again.
-    expect(pad.locator(".went-out input[value='1']")).to_be_checked()
-    expect(pad.locator('.tally[data-name="Cat"] [data-points]')).to_have_text("5")
-    expect(pad.locator('.tally[data-name="Dan"] [data-typed]')).to_have_value("6")
     expect(page.locator(".deal-line")).to_have_text("Ann deals hand 2.")
     expect(page.locator("[data-toast]")).to_have_count(0)
 
