@@ -29,7 +29,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from itertools import accumulate, groupby
+from itertools import accumulate
 from types import SimpleNamespace as Row
 from typing import IO, Any
 
@@ -655,22 +655,7 @@ class _Restore:
                 .where(GameResult.seq >= start, GameResult.seq < start + RATE_BATCH)
                 .order_by(GameResult.seq, GameResult.side, GameResult.id)
             ).all()
-            updates = []
-            for _seq, rows in groupby(found, key=lambda row: row.seq):
-                game_rows = list(rows)
-                after = ratings.rate(current, results._outcome(game_rows))
-                for row in game_rows:
-                    old = current.get(row.player_id, ratings.NEWCOMER)
-                    new = after[row.player_id]
-                    updates.append(
-                        {
-                            "id": row.id,
-                            "mu": new.mu,
-                            "sigma": new.sigma,
-                            "change": new.ordinal - old.ordinal,
-                        }
-                    )
-                current.update(after)
+            updates = results.rate_in_order(current, found)
             if updates:
                 session.execute(update(GameResult), updates)
             self._tell("ratings")

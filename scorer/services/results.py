@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import groupby
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.orm import selectinload
@@ -92,24 +93,27 @@ def recompute_from(session: DbSession, start: int) -> None:
         .where(GameResult.seq >= start)
         .order_by(GameResult.seq, GameResult.side, GameResult.id)
     ).all()
+    updates = rate_in_order(current, later)
+    if updates:
+        session.execute(update(GameResult), updates)
+
+
+def rate_in_order(current: dict[int, ratings.Rating], rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """The new rating of each result row, game by game in `seq` order, from `current` (each
+    player's rating before the first of them, updated as it goes): the rows to write back.
+
+    `rows` carry id, seq, player_id, side and place, ordered by seq, then side, then id."""
     updates = []
-    for _seq, rows in groupby(later, key=lambda row: row.seq):
-        game_rows = list(rows)
+    for _seq, game in groupby(rows, key=lambda row: row.seq):
+        game_rows = list(game)
         after = ratings.rate(current, _outcome(game_rows))
         for row in game_rows:
             old = current.get(row.player_id, ratings.NEWCOMER)
             new = after[row.player_id]
-            updates.append(
-                {
-                    "id": row.id,
-                    "mu": new.mu,
-                    "sigma": new.sigma,
-                    "change": new.ordinal - old.ordinal,
-                }
-            )
+            change = new.ordinal - old.ordinal
+            updates.append({"id": row.id, "mu": new.mu, "sigma": new.sigma, "change": change})
         current.update(after)
-    if updates:
-        session.execute(update(GameResult), updates)
+    return updates
 
 
 def rebuild_all(session: DbSession) -> int:
