@@ -8,8 +8,10 @@ import pytest
 import sqlalchemy as sa
 from factories import make_game, record
 from flask import Flask
+from flask.testing import FlaskClient
 
-from scorer.extensions import db
+from scorer.access import add_user
+from scorer.extensions import db, limiter
 from scorer.scoring import GameState
 from scorer.services import games
 
@@ -56,3 +58,19 @@ def state_of(app: Flask) -> Callable[[int], GameState]:
             return games.load_game(db.session, game_id).state
 
     return load
+
+
+# The owner's password in the view tests that sign in.
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def organiser(app: Flask) -> FlaskClient:
+    """A signed-in user on a server in owner mode."""
+    with app.app_context():
+        limiter.reset()
+        add_user(db.session, "Owner", PASSWORD)
+    client = app.test_client()
+    signed_in = client.post("/login", data={"name": "Owner", "password": PASSWORD, "next": "/"})
+    assert signed_in.status_code == 303
+    return client

@@ -3,28 +3,13 @@ shows a secret, say `Cache-Control: no-store`; a visitor's pages and static file
 
 from __future__ import annotations
 
-import pytest
 import sqlalchemy as sa
 from document import HTMX, parse
-from flask import Flask
-from flask.testing import FlaskClient
 
-from scorer.access import add_user, set_password
+from scorer.access import set_password
 from scorer.assets import static_url
-from scorer.extensions import db, limiter
+from scorer.extensions import db
 from scorer.models import User
-
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def organiser(app: Flask) -> FlaskClient:
-    with app.app_context():
-        limiter.reset()
-        add_user(db.session, "Owner", PASSWORD)
-    client = app.test_client()
-    client.post("/login", data={"name": "Owner", "password": PASSWORD, "next": "/"})
-    return client
 
 
 def test_every_page_and_fragment_for_a_signed_in_user_is_no_store(organiser, new_game):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import segno
 import sqlalchemy as sa
 from document import parse
@@ -12,25 +11,11 @@ from factories import hand_form
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.access import add_user
-from scorer.extensions import db, limiter
+from scorer.extensions import db
 from scorer.models import ScorerLink
 
-PASSWORD = "correct horse battery"
 # The test client keeps cookies per host, so every request goes to the one it signed in on.
 BASE = "http://localhost"
-
-
-@pytest.fixture
-def organiser(app: Flask) -> FlaskClient:
-    """A signed-in user on a server in owner mode."""
-    with app.app_context():
-        limiter.reset()
-        add_user(db.session, "Owner", PASSWORD)
-    client = app.test_client()
-    signed_in = client.post("/login", data={"name": "Owner", "password": PASSWORD, "next": "/"})
-    assert signed_in.status_code == 303
-    return client
 
 
 def make_link(organiser: FlaskClient, game_id: int) -> str:
