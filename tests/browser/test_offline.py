@@ -676,7 +676,7 @@ def unmarked(page: Page, *selectors: str) -> list[str]:
 
 
 def test_every_word_the_script_shows_comes_from_the_server(
-    offline_phone, live_server: str, game_id: int, enter_hand, monkeypatch
+    offline_phone, live_server: str, game_id: int, enter_hand, monkeypatch, refused_paths
 ):
     for key, words in CLIENT_WORDS.items():
         monkeypatch.setitem(CLIENT_WORDS, key, f"{OPEN}{words}{CLOSE}")
@@ -694,7 +694,10 @@ def test_every_word_the_script_shows_comes_from_the_server(
     expect(page.locator("#unreachable")).to_be_visible()
     assert unmarked(page, "#unreachable") == []
 
-    # A hand waiting to send, and what it adds to the scoreboard.
+    # A hand waiting to send, and what it adds to the scoreboard. A send already under way as the
+    # phone went offline can still reach the server: the server refuses it until the end.
+    sync = f"/games/{game_id}/hands/2/sync"
+    refused_paths.add(sync)
     enter_hand(page, Locator.tap, "Bob", {"Cat": ["7"], "Ann": ["9"]})
     save(page)
     expect(waiting(page)).to_have_count(1)
@@ -720,6 +723,7 @@ def test_every_word_the_script_shows_comes_from_the_server(
     enter_hand(theirs, Locator.tap, "Cat", {"Ann": ["3"], "Bob": ["50"]})
     save(theirs)
     expect(theirs.locator("#hand-form .pad-title")).to_have_text("Record hand 3")
+    refused_paths.discard(sync)
     page.context.set_offline(False)
     expect(waiting(page).first).to_contain_text("another phone recorded it")
     expect(waiting(page).first.locator("button")).to_have_count(2)
