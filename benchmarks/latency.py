@@ -8,7 +8,7 @@ round robin, one at a time, and times each from sending to the last byte read.
 
     .venv/bin/python benchmarks/latency.py [--requests 300] [--threads 8]
 
-Budget (issue 8): game page and record-hand median under 10 ms, 95th percentile under 25 ms.
+Budget: game page and record-hand median under 10 ms, 95th percentile under 25 ms.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ worker's own fetches may escape it) or at a proxy in front of the server (every 
 Playwright enables several DevTools domains in each tab and injects its scripts into pages, which
 a phone does not run. It measures the reopens from the copy, without the untimed tap.
 
-Budget (issue 12): the pad responds within 0.3 s; the fresh state follows within one round trip.
+Budget (reopening a game from the phone's copy): the pad responds within 0.3 s; the fresh state
+follows within one round trip.
 """
 
 from __future__ import annotations

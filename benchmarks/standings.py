@@ -14,7 +14,7 @@ rated), and editing a hand of the oldest game (every later rating recomputed).
 
     .venv/bin/python benchmarks/standings.py [--games 10000] [--runs 20]
 
-Budget (issue 6): every page under 100 ms on SQLite.
+Budget: every standings, profile, chart and league page under 100 ms on SQLite.
 """
 
 from __future__ import annotations

@@ -84,12 +84,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     whitespace.init_app(app)
     for blueprint in (errors.bp, auth.bp, home.bp, games.bp, hands.bp, rules.bp, pwa.bp, api.bp):
         app.register_blueprint(blueprint)
-    # Hands a phone kept while the server was out of reach (issue 12).
+    # The offline queue's endpoint: hands a phone kept while the server was out of reach.
     app.register_blueprint(sync.bp)
     from .views import backup
 
     app.register_blueprint(backup.bp)
-    # Standings, profiles, leagues and charts (issue 6).
+    # Standings, profiles, leagues and charts: what the games mean beyond one evening.
     from .views import charts, leagues, players, standings
 
     for blueprint in (players.bp, standings.bp, leagues.bp, charts.bp):

@@ -173,7 +173,7 @@ class HandCount(Model):
     hand: Mapped[Hand] = relationship(back_populates="counts")
 
 
-# Standings, ratings and leagues (issue 6). Results are derived, but stored: they are rewritten by
+# Standings, ratings and leagues. Results are derived, but stored: they are rewritten by
 # scorer.services.results in the same transaction as every change to a finished game's hands, so
 # standings are read with aggregate queries instead of replaying every hand.
 

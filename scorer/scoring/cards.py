@@ -1,6 +1,6 @@
 """Card values and what a deck can hold.
 
-RULES.md: "The deck" and "Card values at the end of a hand". A hand is counted as a sequence of card
+docs/rules.md, "The deck" and "Card values". A hand is counted as a sequence of card
 tokens. Digits are "0".."9"; named action cards are "skip", "reverse", "draw2"; named wild cards are
 "wild", "wild4"; "blank" is the retail deck's customizable card.
 The tally pad's +20 and +50 buttons do not say which action or wild card it was, so they record the
@@ -28,7 +28,7 @@ CARD_TOKENS: frozenset[str] = frozenset(
 
 ACTION_POINTS = 20
 WILD_POINTS = 50
-# The decks a game can choose (RULES.md "The deck"): one deck, or two shuffled together for a big
+# The decks a game can choose (docs/rules.md#the-deck): one deck, or two shuffled together for a big
 # table, each with no blanks (the classic 108 cards) or the retail deck's 4.
 DECK_COPIES: tuple[int, ...] = (1, 2)
 DECK_BLANKS: tuple[int, ...] = (0, 4)

@@ -1,4 +1,6 @@
-"""Scoring a game from its hands: standard, partners, Challenge UNO and individual play (RULES.md).
+"""Scoring a game from its hands: standard, partners, Challenge UNO and individual play.
+
+The rules they follow are written out in docs/rules.md.
 
 Seats are numbered 0..n-1 round the table; the deal passes to the next seat after every hand. Points
 are whole numbers. A *side* is what scores together: one player in standard and Challenge games, two
@@ -9,7 +11,8 @@ A game of fixed length (`Rules.hands`) ends after that many hands instead of at 
 best side then wins (most points; in Challenge UNO the fewest among the players not yet out), or
 the sides level at the top share the win. A Challenge game of fixed length still puts out whoever
 reaches the target, and ends early when one player is left. Individual play is always such a
-game: four players, twelve hands, most hands won first, then most points (RULES.md).
+game: four players, twelve hands, most hands won first, then most points
+(docs/rules.md#individual-play).
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Four-player individual play: each player's points against each of the others (RULES.md).
+"""Four-player individual play: each player's points against each of the others.
+
+The rule is written out in docs/rules.md#individual-play.
 
 When a player goes out, every other player's cards score for that player against that one, so the
 game keeps a 4×4 table of head-to-head points. Row i, column j holds the points seat i has scored

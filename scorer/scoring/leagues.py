@@ -56,7 +56,7 @@ def round_robin(teams: Sequence[T], legs: int = 1) -> list[list[tuple[T, T]]]:
 def rotation(players: Sequence[T]) -> list[list[tuple[tuple[T, T], tuple[T, T]]]]:
     """The official eight-player format: 7 rounds of two tables, each table two partner pairs.
 
-    Every player partners every other player exactly once (RULES.md "Other official formats").
+    Every player partners every other player exactly once (docs/rules.md#leagues).
     """
     if len(players) != ROTATION_PLAYERS or len(set(players)) != ROTATION_PLAYERS:
         raise ValueError(f"The rotation needs {ROTATION_PLAYERS} different players.")
@@ -70,7 +70,8 @@ def rotation(players: Sequence[T]) -> list[list[tuple[tuple[T, T], tuple[T, T]]]
 class FixtureResult(Generic[T]):
     """A played fixture: the final score of each team and whether the home team won.
 
-    `shared`: a fixture of fixed length ended level, and each team counts the win (RULES.md).
+    `shared`: a fixture of fixed length ended level, and each team counts the win
+    (docs/rules.md#leagues).
     """
 
     home: T

@@ -3,10 +3,10 @@
 Places are 1-based and shared by a tie ("competition ranking": 1, 2, 2, 4). In a standard game the
 winner is first and the other sides follow by final score; in a partners game the same, per team;
 in Challenge UNO the survivor is first and the others follow in reverse order of elimination,
-sides eliminated in the same hand sharing a place (RULES.md). In a game of fixed length the
-winners come first, the others in the order the game ranks them (individual play: hands won, then
-points). Everyone who shares a win is placed first and counts it as a win. Points are whole card
-points.
+sides eliminated in the same hand sharing a place (docs/rules.md#standings-and-ratings). In a
+game of fixed length the winners come first, the others in the order the game ranks them
+(individual play: hands won, then points). Everyone who shares a win is placed first and counts it
+as a win. Points are whole card points.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ from .errors import Conflict, NotFound
 from .transactions import in_transaction, lock_fixture
 
 FORMATS = {"teams": "Teams of two", "rotation": "Eight players, rotating partners"}
-# Hands each table plays per round of the eight-player format (RULES.md).
+# Hands each table plays per round of the eight-player format (docs/rules.md#leagues).
 ROTATION_FIXTURE_HANDS = 2
 LEGS = {1: "Once", 2: "Twice (home and away)"}
 

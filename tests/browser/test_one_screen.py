@@ -94,7 +94,7 @@ def test_two_or_three_players_record_a_hand_without_scrolling(
     assert page.evaluate("scrollY") == 0
 
 
-# The fewest and the most players issue 12 names for a small phone: 5 to 10.
+# A 360x640 phone must keep the keys and Save in view for 5 to 10 players: the fewest and the most.
 @pytest.mark.parametrize("players", [5, 10])
 def test_many_players_keep_the_keypad_and_save_in_view_on_a_small_phone(
     new_phone: Callable[..., Page], game_url, players: int

@@ -1,4 +1,4 @@
-"""Card values, deck sizes and deck limits, from RULES.md ("The deck", "Card values")."""
+"""Card values, deck sizes and deck limits, from docs/rules.md ("The deck", "Card values")."""
 
 import pytest
 
@@ -6,7 +6,7 @@ from scorer.scoring import CARD_LABELS, CARD_TOKENS, Deck, deck_overflows
 
 
 def full_deck(copies: int = 1, blanks: int = 4) -> list[str]:
-    """Every card of `copies` decks, built from the RULES.md description, not from the module."""
+    """Every card of `copies` decks, built from docs/rules.md's description, not from the module."""
     one_colour = (
         ["0"] + [str(digit) for digit in range(1, 10)] * 2 + ["skip", "reverse", "draw2"] * 2
     )

@@ -1,4 +1,5 @@
-"""Challenge UNO (RULES.md "Challenge UNO"): points count against you, up to elimination."""
+"""Challenge UNO (docs/rules.md#challenge-uno-elimination): points count against you, up to
+elimination."""
 
 import pytest
 

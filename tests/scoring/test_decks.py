@@ -1,7 +1,7 @@
-"""The decks a game can choose (RULES.md "The deck"): classic 108, retail 112, or two together.
+"""The decks a game can choose (docs/rules.md#the-deck): classic 108, retail 112, or two together.
 
-Limits and sizes are worked out here from the RULES.md description of one deck; the module is only
-asked whether a deck is allowed and what it refuses.
+Limits and sizes are worked out here from docs/rules.md's description of one deck; the module is
+only asked whether a deck is allowed and what it refuses.
 """
 
 from collections import Counter
@@ -33,7 +33,7 @@ POINTS = {
 
 
 def one_deck(blanks: int) -> Counter:
-    """One deck's cards by kind, from RULES.md: per colour one 0, two each of 1-9, two of each
+    """One deck's cards by kind, from docs/rules.md: per colour one 0, two each of 1-9, two of each
     action card; 4 Wild, 4 Wild Draw Four; and the retail deck's blanks."""
     cards: Counter = Counter()
     for _colour in range(4):

@@ -1,4 +1,5 @@
-"""Four-player individual play and games of fixed length (RULES.md "Other official formats")."""
+"""Four-player individual play and games of fixed length (docs/rules.md,
+"Individual play" and "Game length")."""
 
 import pytest
 from hypothesis import given, settings

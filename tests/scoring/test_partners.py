@@ -1,4 +1,5 @@
-"""Partners (RULES.md "Partners"): seat i plays with seat i + n/2; a team scores its opponents."""
+"""Partners (docs/rules.md#partners): seat i plays with seat i + n/2; a team scores its
+opponents."""
 
 import pytest
 

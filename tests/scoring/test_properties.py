@@ -1,7 +1,7 @@
 """Properties of whole games, over games generated hand by hand (hypothesis).
 
-Expected values are worked out here from RULES.md (card values, who sits with whom), not taken from
-the module under test; the module is only asked which seats to count, to build valid hands.
+Expected values are worked out here from docs/rules.md (card values, who sits with whom), not taken
+from the module under test; the module is only asked which seats to count, to build valid hands.
 """
 
 from functools import reduce
@@ -33,7 +33,7 @@ TALLY_PAD = {"skip": "20", "reverse": "20", "draw2": "20", "wild": "50", "wild4"
 
 
 def value(count: Count, deck: Deck) -> int:
-    """Points of one count, from the RULES.md table."""
+    """Points of one count, from the docs/rules.md table."""
     if count.points is not None:
         return count.points
     return sum(deck.blank_value if card == "blank" else POINTS[card] for card in count.cards)

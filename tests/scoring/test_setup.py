@@ -1,4 +1,4 @@
-"""Game setup (RULES.md "Players, seats, dealer"): what setup_problems and Rules refuse."""
+"""Game setup (docs/rules.md#players-seats-and-the-deal): what setup_problems and Rules refuse."""
 
 import pytest
 

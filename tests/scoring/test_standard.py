@@ -1,4 +1,4 @@
-"""The standard game (RULES.md "Standard game"), and checks every hand gets whatever the mode."""
+"""The standard game (docs/rules.md#standard-game), and checks every hand gets whatever the mode."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Issue 8's budgets that hold without a stopwatch: queries per page and the size of responses.
+"""The speed budgets that hold without a stopwatch: queries per page and the size of responses.
 
 Timings live in benchmarks/ (a slow machine must not fail CI); what is checked here is what makes
 them: a page runs the same queries however much data there is, and what a phone downloads stays

@@ -220,7 +220,7 @@ def test_the_forwarded_host_is_checked_against_trusted_hosts(configured):
 
 
 def test_without_trusted_hosts_any_host_ends_up_in_the_share_link(client, new_game):
-    """Why the README tells a server on the internet to set TRUSTED_HOSTS."""
+    """Why the README and docs/deploy.md tell a server on the internet to set TRUSTED_HOSTS."""
     game_id = new_game(2)
     page = parse(client.get(f"/games/{game_id}/share", headers={"Host": "evil.example"}))
     assert page.by_id("game-link").attrs["href"] == f"http://evil.example/games/{game_id}"
