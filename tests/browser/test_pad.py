@@ -430,3 +430,29 @@ def test_the_row_being_counted_is_in_view_above_the_dock_with_ten_players(new_ph
     pad.locator('.tally[data-name="Jay"] .tally-pick').focus()
     page.keyboard.press("Enter")
     assert in_view("Jay")
+
+
+def test_the_pad_answers_while_the_rest_of_the_page_is_on_its_way(phone: Page, new_game):
+    # The parser is held right after the pad by a script that never comes, as a slow
+    # phone is still parsing and laying out the history and the chart: a tap on the pad is answered
+    # all the same, with the page still loading.
+    _, url = new_game()
+    held = "/static/held-after-the-pad.js"
+
+    def hold_after_the_pad(route) -> None:
+        page = route.fetch()
+        body = page.text().replace(
+            '<section id="history"', f'<script src="{held}"></script><section id="history"', 1
+        )
+        assert held in body, "the game page no longer has its history after the pad"
+        route.fulfill(response=page, body=body)
+
+    phone.route(url, hold_after_the_pad)
+    # Never answered: the parser stays where it is until the page is closed.
+    phone.route(f"**{held}", lambda route: None)
+    phone.goto(url, wait_until="commit")
+    pad = phone.locator("#hand-form")
+    pad.locator(".went-out .chip", has_text="Bob").tap()
+    expect(pad.locator("[data-summary]")).to_contain_text("Bob", timeout=2000)
+    assert phone.evaluate("document.readyState") == "loading"
+    assert phone.locator("#history").count() == 0

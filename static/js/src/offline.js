@@ -510,7 +510,7 @@ export const startOffline = (client) => {
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) tryAgainNow();
   });
-  // A deferred script runs once the page is parsed: the fresh page is asked for now, not after
+  // Started once the page is parsed (main.js): the fresh page is asked for now, not after
   // DOMContentLoaded's other work.
   showQueue();
   retry();
