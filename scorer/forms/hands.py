@@ -345,6 +345,22 @@ class HandForm(FlaskForm):
         entry.cards.data = " ".join(cards)
         self.active.data = str(seat)
 
+    def posted_fields(self) -> list[tuple[str, str]]:
+        """The hand on the pad as its post would send it: the number, who went out, each hand's
+        cards (else its typed total) and the last card. An address can carry it: an undo without
+        the page's script puts the hand back on the pad through the game page's address."""
+        fields = [("number", str(self.number.data))]
+        if self.went_out_seat is not None:
+            fields.append(("went_out", str(self.went_out_seat)))
+        for seat, count in enumerate(self.counts):
+            if count.cards.data:
+                fields.append((f"counts-{seat}-cards", count.cards.data))
+            elif isinstance(count.points.data, int):
+                fields.append((f"counts-{seat}-points", str(count.points.data)))
+        if self.last_card.data:
+            fields.append(("last_card", self.last_card.data))
+        return fields
+
     def entry(self) -> HandEntry:
         """The hand as the services take it: a count for every seat with cards or a total."""
         counts = {}

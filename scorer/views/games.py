@@ -6,6 +6,7 @@ from ipaddress import ip_address
 import segno
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 from flask_login import current_user
+from werkzeug.datastructures import MultiDict
 from werkzeug.http import quote_etag
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -16,6 +17,7 @@ from ..forms.hands import HandForm
 from ..fragments import wants_fragment
 from ..scoring import MAX_BLANK_VALUE, MAX_HANDS, Rejected, head_to_head
 from ..services import cleanup, fixtures, games, newcomers, pages
+from ..services.snapshots import GameSnapshot
 from .htmx import render, see_other
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -94,9 +96,18 @@ def show(game_id: int) -> Response:
         "games/show.html",
         "games/_game.html",
         view=view,
-        form=HandForm.for_game(view),
+        form=HandForm.for_game(view, formdata=_hand_in_address(view)),
         fixture=fixtures.place_of_game(db.session, game_id),
     )
+
+
+def _hand_in_address(view: GameSnapshot) -> MultiDict | None:
+    """The hand an undo put back on the pad through the page's address (hands.undo), while it is
+    still the next hand to record; else None, and the pad starts empty."""
+    args = request.args
+    if "went_out" in args and args.get("number") == str(view.state.next_hand_number):
+        return args
+    return None
 
 
 @bp.get("/<int:game_id>/live")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, Response, render_template, request, url_for
 
 from ..extensions import db
@@ -90,14 +92,16 @@ def undo(game_id: int, number: int) -> Response:
             hand=hand,
             notice=conflict.message,
         )
+    # The hand goes back on the pad as it was saved (its cards, typed totals, who went out and
+    # the last card, from the server), to be fixed and saved again.
+    form = HandForm.for_game(view, hand, filled=True, before=view.state, formdata=None)
     if wants_fragment() and request.headers.get("HX-Target") == "game":
-        # The Undo of the "Hand N saved" note: the game goes back in place, the view stays, and
-        # the hand goes back on the pad as it was saved (its cards, typed totals, who went out
-        # and the last card, from the server), to be fixed and saved again.
-        form = HandForm.for_game(view, hand, filled=True, before=view.state, formdata=None)
+        # The Undo of the "Hand N saved" note: the game goes back in place, the view stays.
         return _game(view, form, 200)
-    # A plain post is answered with a redirect, so a reload cannot post the undo again.
-    return see_other(url_for("games.show", game_id=game_id))
+    # A plain post is answered with a redirect, so a reload cannot post the undo again; the
+    # game page's address carries the hand for its pad.
+    page = url_for("games.show", game_id=game_id)
+    return see_other(f"{page}?{urlencode(form.posted_fields())}")
 
 
 def _game(

@@ -160,13 +160,40 @@ def test_undo_removes_the_last_hand_and_totals_go_back(client, new_game, play, s
     play(game_id, 1, {0: 10, 2: 15})
     response = client.post(undo_url(game_id, 2))
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{game_id}"
+    assert response.headers["Location"].startswith(f"/games/{game_id}?")
     state = state_of(game_id)
     assert scores(state) == [50, 0, 0]
     # Cat dealt hand 1, so Ann deals hand 2 again.
     assert state.dealer == 0
     assert rows("hands") == 1
     assert parse(client.get(f"/games/{game_id}")).value("number") == "2"
+
+
+def test_an_undo_without_the_script_puts_the_hand_back_on_the_pad(client, new_game, play):
+    # Saved with a mistake (5 typed for 50): undone from its confirmation page, the game page
+    # shows the hand on the pad as it was saved, to be fixed and saved again, not an empty pad.
+    game_id = new_game(["Ann", "Bob", "Cat"])
+    play(game_id, 0, {1: 30, 2: 20})
+    saved = client.post(
+        f"/games/{game_id}/hands",
+        data={**hand_form(2, {0: ["3", "wild4"], 1: 5}, 2), "last_card": "draw2"},
+    )
+    assert saved.status_code == 303
+    response = client.post(undo_url(game_id, 2))
+    assert response.status_code == 303
+    page = parse(client.get(response.headers["Location"]))
+    assert page.value("number") == "2"
+    assert page.find("input", name="went_out", value="2").attrs.get("checked") is not None
+    assert page.value("counts-0-cards") == "3 wild4"
+    assert page.value("counts-1-points") == "5"
+    assert page.find("input", name="last_card", value="draw2").attrs.get("checked") is not None
+    assert "Cat scores 58" in page.find(class_="summary").text
+    # Once the hand is saved again, the same address is old news: the pad starts empty.
+    play(game_id, 2, {0: ["3", "wild4"], 1: 50})
+    page = parse(client.get(response.headers["Location"]))
+    assert page.value("number") == "3"
+    assert page.select("input[name=went_out][checked]") == []
+    assert page.value("counts-0-cards") == ""
 
 
 def test_only_the_last_hand_can_be_undone(client, new_game, play, state_of, rows):
@@ -187,7 +214,7 @@ def test_undoing_the_winning_hand_puts_the_game_back_in_play(client, new_game, p
     assert state_of(game_id).winner == 0
     response = client.post(undo_url(game_id, 2), headers=HTMX)
     assert response.status_code == 200
-    assert response.headers["HX-Redirect"] == f"/games/{game_id}"
+    assert response.headers["HX-Redirect"].startswith(f"/games/{game_id}?")
     state = state_of(game_id)
     assert state.winner is None
     assert scores(state) == [30, 0]
