@@ -12,18 +12,31 @@ from sqlalchemy.engine import make_url
 
 from . import proxy
 
-DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent.parent / "instance"
+PACKAGE = Path(__file__).resolve().parent
+
+
+def shipped(folder: str) -> Path:
+    """A folder of files the app reads as it runs (`templates`, `static`).
+
+    The repository keeps them at its top level, where they are edited, and a checkout or an
+    editable install reads them there; a wheel carries them inside the package (pyproject.toml
+    maps them at build time).
+    """
+    inside = PACKAGE / folder
+    return inside if inside.is_dir() else PACKAGE.parent / folder
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; settings from test_config, else instance/config.py and the environment."""
-    instance_path = os.environ.get("SCORER_INSTANCE_PATH") or str(DEFAULT_INSTANCE_PATH)
+    instance_path = os.environ.get("SCORER_INSTANCE_PATH")
     app = Flask(
         __name__,
         instance_relative_config=True,
-        instance_path=os.path.abspath(instance_path),
-        template_folder="../templates",
-        static_folder="../static",
+        # Flask's own default without it: instance/ next to the package in a checkout, and
+        # <virtualenv>/var/scorer-instance when installed from a wheel, never site-packages.
+        instance_path=os.path.abspath(instance_path) if instance_path else None,
+        template_folder=shipped("templates"),
+        static_folder=shipped("static"),
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorer.sqlite"),
