@@ -9,10 +9,10 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from scorer.access import add_user, issue_token
 from scorer.cli import main
 from scorer.extensions import db, limiter
 from scorer.models import ApiToken, User
+from scorer.services.accounts import add_user, issue_token
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "a brand new passphrase"

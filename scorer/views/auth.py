@@ -9,10 +9,10 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..access import authenticate, end_sessions
 from ..extensions import db, limiter
 from ..forms.auth import LoginForm
 from ..limits import NAME_MAX_LENGTH
+from ..services.accounts import authenticate, end_sessions
 
 bp = Blueprint("auth", __name__)
 

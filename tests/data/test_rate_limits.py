@@ -22,8 +22,9 @@ from flask_migrate import upgrade
 from form_client import FormClient
 
 from scorer import create_app
-from scorer.access import add_user, configure_limits
+from scorer.access import configure_limits
 from scorer.extensions import db
+from scorer.services.accounts import add_user
 
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}"

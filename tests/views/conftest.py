@@ -10,10 +10,10 @@ from factories import make_game, record
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.access import add_user
 from scorer.extensions import db, limiter
 from scorer.scoring import GameState
 from scorer.services import games
+from scorer.services.accounts import add_user
 
 
 @pytest.fixture

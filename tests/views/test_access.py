@@ -8,9 +8,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
-from scorer.access import add_user, authenticate, issue_token
 from scorer.cli import main
 from scorer.extensions import db, limiter
+from scorer.services.accounts import add_user, authenticate, issue_token
 
 PASSWORD = "correct horse battery"
 

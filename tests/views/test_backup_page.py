@@ -14,9 +14,9 @@ from document import error_for, parse
 from factories import make_game, record
 from flask import Flask
 
-from scorer.access import add_user
 from scorer.extensions import db, limiter
 from scorer.services import backup, leagues
+from scorer.services.accounts import add_user
 
 PASSWORD = "correct horse battery"
 FILENAME = re.compile(r'attachment; filename="uno-scorer-\d{4}-\d\d-\d\d(-hands)?\.(json|csv)"')

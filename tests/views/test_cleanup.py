@@ -7,8 +7,8 @@ from document import parse
 from factories import hand_form
 from flask import Flask
 
-from scorer.access import add_user
 from scorer.extensions import db, limiter
+from scorer.services.accounts import add_user
 
 PASSWORD = "correct horse battery"
 

@@ -18,8 +18,8 @@ from factories import hand_form
 from flask import Flask
 
 from scorer import create_app
-from scorer.access import add_user
 from scorer.extensions import db, limiter
+from scorer.services.accounts import add_user
 
 SVG = "{http://www.w3.org/2000/svg}"
 FROM_PROXY = {
