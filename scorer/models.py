@@ -14,7 +14,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstra
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
-from .limits import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from .field_rules import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
 
 
 def utcnow() -> datetime:

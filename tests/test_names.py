@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import limits
-from scorer.limits import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME, clean_name, name_key
+from scorer import field_rules
+from scorer.field_rules import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME, clean_name, name_key
 
 # Characters a font draws as nothing, each of a different kind.
 INVISIBLE = [
@@ -48,7 +48,7 @@ zero_width = st.lists(st.sampled_from(INVISIBLE), min_size=1, max_size=6).map(""
 unseen = st.lists(st.sampled_from([*INVISIBLE, BRAILLE_BLANK]), min_size=1, max_size=6).map("".join)
 visible_text = st.text(
     st.characters(codec="utf-8", categories=["L", "N", "P", "S"]), min_size=1, max_size=12
-).filter(lambda text: any(map(limits.is_visible, clean_name(text))))
+).filter(lambda text: any(map(field_rules.is_visible, clean_name(text))))
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -162,7 +162,7 @@ def test_a_direction_control_anywhere_is_refused(name, control):
 def test_a_name_the_rule_takes_has_something_to_see_and_nothing_that_turns_text(name):
     if PLAYER_NAME.problem(name) is None:
         cleaned = clean_name(name)
-        assert any(map(limits.is_visible, cleaned))
-        assert not limits.has_direction_controls(cleaned)
+        assert any(map(field_rules.is_visible, cleaned))
+        assert not field_rules.has_direction_controls(cleaned)
         assert 0 < len(cleaned) <= PLAYER_NAME.max_length
         assert cleaned == cleaned.strip()

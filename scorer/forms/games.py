@@ -13,7 +13,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, ValidationError
 
-from ..limits import PLAYER_NAME, TARGET_MESSAGE, TEAM_NAME, target_problem
+from ..field_rules import PLAYER_NAME, TARGET_MESSAGE, TEAM_NAME, target_problem
 from ..scoring import (
     DEFAULT_DECK,
     DEFAULT_TARGET,

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..database import DbSession
-from ..limits import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
+from ..field_rules import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
 from ..models import ApiToken, User, new_secret, secret_digest, utcnow
 from .transactions import in_transaction
 

@@ -9,7 +9,7 @@ from sqlalchemy import delete, select
 
 from .. import scoring
 from ..database import DbSession
-from ..limits import TEAM_NAME, is_id
+from ..field_rules import TEAM_NAME, is_id
 from ..models import Game, Player, ScorerLink, Seat, Team, utcnow
 from . import pages, players, results
 from .errors import Conflict, NotFound

@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlalchemy import delete, exists, select
 
 from ..database import DbSession
-from ..limits import TEAM_NAME, is_id
+from ..field_rules import TEAM_NAME, is_id
 from ..models import Fixture, LeagueTeam
 from ..scoring import Problem, Rejected
 from . import players

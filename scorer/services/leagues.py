@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 
 from ..database import DbSession
-from ..limits import LEAGUE_NAME, TEAM_NAME, is_id, target_problem
+from ..field_rules import LEAGUE_NAME, TEAM_NAME, is_id, target_problem
 from ..models import (
     Fixture,
     Game,

@@ -21,7 +21,7 @@ from sqlalchemy.orm import QueryableAttribute, selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..database import DbSession
-from ..limits import TEAM_NAME_MAX_LENGTH, has_control_characters
+from ..field_rules import TEAM_NAME_MAX_LENGTH, has_control_characters
 from ..models import Game, GameResult, Hand, League, Player, Seat
 from . import players
 from .errors import ServiceError

@@ -15,9 +15,9 @@ from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..database import DbSession
-from ..limits import PLAYER_NAME, is_id
-from ..limits import clean_name as clean_name  # the roster's rules, shared by every door
-from ..limits import name_key as name_key
+from ..field_rules import PLAYER_NAME, is_id
+from ..field_rules import clean_name as clean_name  # the roster's rules, shared by every door
+from ..field_rules import name_key as name_key
 from ..models import GameResult, Player, Seat
 from ..scoring import Problem
 from .errors import NotFound

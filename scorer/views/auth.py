@@ -10,8 +10,8 @@ from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..extensions import db, limiter
+from ..field_rules import NAME_MAX_LENGTH
 from ..forms.auth import LoginForm
-from ..limits import NAME_MAX_LENGTH
 from ..services.accounts import authenticate, end_sessions
 
 bp = Blueprint("auth", __name__)
