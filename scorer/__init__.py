@@ -81,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     keep_sqlite_file_private(app.config["SQLALCHEMY_DATABASE_URI"])
     proxy.init_app(app)
 
-    from . import access, assets, database, routing, security, whitespace
+    from . import access, assets, database, rate_limits, routing, security, whitespace
     from .api import routes as api
     from .extensions import csrf, db, migrate
     from .views import auth, errors, games, hands, home, pwa, rules, sync
@@ -92,6 +92,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     database.init_app(app)
     security.init_app(app)
+    rate_limits.init_app(app)
     access.init_app(app)
     assets.init_app(app)
     whitespace.init_app(app)

@@ -10,7 +10,6 @@ nothing else, until it is revoked or the game ends.
 from __future__ import annotations
 
 import hmac
-import os
 
 from flask import (
     Flask,
@@ -29,7 +28,7 @@ from sqlalchemy import exists, select
 from werkzeug.wrappers import Response as BaseResponse
 
 from .database import DbSession
-from .extensions import db, limiter, login_manager
+from .extensions import db, login_manager
 from .fragments import wants_fragment
 from .models import User, secret_digest
 from .services.accounts import user_for_token
@@ -61,16 +60,12 @@ SCORER_LINKS_KEPT = 20
 SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score"})
 # The header naming, on a signed-in user's pages, whose page it is (see account_mark).
 ACCOUNT_HEADER = "X-Account"
-# Settings read from the environment when instance/config.py does not give them (Flask-Limiter's).
-ENVIRONMENT_SETTINGS = ("RATELIMIT_STORAGE_URI", "RATELIMIT_KEY_PREFIX")
 
 
 def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.user_loader(_load_user)
-    configure_limits(app)
-    limiter.init_app(app)
     app.before_request(_guard_writes)
     app.after_request(_keep_private)
     # can_score also holds for whoever opened this game's scorer link: the pad, not the menu.
@@ -81,17 +76,6 @@ def init_app(app: Flask) -> None:
             "owner_mode": owner_mode(),
         }
     )
-
-
-def configure_limits(app: Flask) -> None:
-    """Where the rate limits are counted: memory, or a store every server process shares."""
-    for name in ENVIRONMENT_SETTINGS:
-        if name not in app.config and os.environ.get(name):
-            app.config[name] = os.environ[name]
-    # In memory, each process counts for itself: enough for one process, too little for several.
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    # If the shared store stops answering, count in memory rather than refuse every sign-in.
-    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
 
 
 def owner_mode() -> bool:

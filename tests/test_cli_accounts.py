@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorer.cli import main
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
 from scorer.models import ApiToken, User
 from scorer.services.accounts import add_user, issue_token
 
@@ -21,7 +21,7 @@ NEW_PASSWORD = "a brand new passphrase"
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
         add_user(db.session, "Owner", PASSWORD)
         add_user(db.session, "Helper", PASSWORD)
     return app.test_cli_runner()

@@ -8,7 +8,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.security import check_password_hash
 
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
 from scorer.services.accounts import add_user, authenticate
 
 PASSWORD = "correct horse battery"
@@ -17,7 +17,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(autouse=True)
 def accounts(app: Flask) -> None:
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
         add_user(db.session, "Owner", PASSWORD)
         add_user(db.session, "Helper", PASSWORD)
 
