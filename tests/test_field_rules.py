@@ -92,4 +92,4 @@ def test_the_field_rules_import_nothing_from_flask_or_the_database():
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom)
     }
-    assert imported <= {"__future__", "unicodedata", "dataclasses", ".scoring"}
+    assert imported <= {"__future__", "unicodedata", "collections.abc", "dataclasses", ".scoring"}
