@@ -84,7 +84,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import access, assets, database, rate_limits, routing, security, whitespace
     from .api import routes as api
     from .extensions import csrf, db, migrate
-    from .views import auth, errors, games, hands, home, pwa, rules, sync
+    from .views import (
+        auth,
+        backup,
+        charts,
+        errors,
+        games,
+        hands,
+        home,
+        leagues,
+        players,
+        pwa,
+        rules,
+        standings,
+        sync,
+    )
 
     routing.init_app(app)
     db.init_app(app)
@@ -96,17 +110,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     access.init_app(app)
     assets.init_app(app)
     whitespace.init_app(app)
-    for blueprint in (errors.bp, auth.bp, home.bp, games.bp, hands.bp, rules.bp, pwa.bp, api.bp):
-        app.register_blueprint(blueprint)
-    # Hands a phone kept while the server was out of reach (issue 12).
-    app.register_blueprint(sync.bp)
-    from .views import backup
-
-    app.register_blueprint(backup.bp)
-    # Standings, profiles, leagues and charts (issue 6).
-    from .views import charts, leagues, players, standings
-
-    for blueprint in (players.bp, standings.bp, leagues.bp, charts.bp):
+    blueprints = (
+        errors.bp,
+        auth.bp,
+        home.bp,
+        games.bp,
+        hands.bp,
+        rules.bp,
+        pwa.bp,
+        api.bp,
+        # Hands a phone kept while the server was out of reach.
+        sync.bp,
+        backup.bp,
+        players.bp,
+        standings.bp,
+        leagues.bp,
+        charts.bp,
+    )
+    for blueprint in blueprints:
         app.register_blueprint(blueprint)
     return app
 
