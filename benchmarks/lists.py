@@ -232,7 +232,7 @@ def bulk(connection: sa.Connection, table: str, found: list[dict]) -> None:
 
 def build(engine: sa.Engine) -> float:
     """Fill the database; the seconds it took."""
-    from scorer.services.players import name_key
+    from scorer.field_rules import name_key
 
     began = time.perf_counter()
     rng = random.Random(23)

@@ -12,18 +12,31 @@ from sqlalchemy.engine import make_url
 
 from . import proxy
 
-DEFAULT_INSTANCE_PATH = Path(__file__).resolve().parent.parent / "instance"
+PACKAGE = Path(__file__).resolve().parent
+
+
+def shipped(folder: str) -> Path:
+    """A folder of files the app reads as it runs (`templates`, `static`).
+
+    The repository keeps them at its top level, where they are edited, and a checkout or an
+    editable install reads them there; a wheel carries them inside the package (pyproject.toml
+    maps them at build time).
+    """
+    inside = PACKAGE / folder
+    return inside if inside.is_dir() else PACKAGE.parent / folder
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; settings from test_config, else instance/config.py and the environment."""
-    instance_path = os.environ.get("SCORER_INSTANCE_PATH") or str(DEFAULT_INSTANCE_PATH)
+    instance_path = os.environ.get("SCORER_INSTANCE_PATH")
     app = Flask(
         __name__,
         instance_relative_config=True,
-        instance_path=os.path.abspath(instance_path),
-        template_folder="../templates",
-        static_folder="../static",
+        # Flask's own default without it: instance/ next to the package in a checkout, and
+        # <virtualenv>/var/scorer-instance when installed from a wheel, never site-packages.
+        instance_path=os.path.abspath(instance_path) if instance_path else None,
+        template_folder=shipped("templates"),
+        static_folder=shipped("static"),
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorer.sqlite"),
@@ -68,10 +81,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     keep_sqlite_file_private(app.config["SQLALCHEMY_DATABASE_URI"])
     proxy.init_app(app)
 
-    from . import access, assets, database, routing, security, whitespace
+    from . import access, assets, database, rate_limits, routing, security, whitespace
     from .api import routes as api
     from .extensions import csrf, db, migrate
-    from .views import auth, errors, games, hands, home, pwa, rules, sync
+    from .views import (
+        auth,
+        backup,
+        charts,
+        errors,
+        games,
+        hands,
+        home,
+        leagues,
+        players,
+        pwa,
+        rules,
+        standings,
+        sync,
+    )
 
     routing.init_app(app)
     db.init_app(app)
@@ -79,20 +106,28 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     database.init_app(app)
     security.init_app(app)
+    rate_limits.init_app(app)
     access.init_app(app)
     assets.init_app(app)
     whitespace.init_app(app)
-    for blueprint in (errors.bp, auth.bp, home.bp, games.bp, hands.bp, rules.bp, pwa.bp, api.bp):
-        app.register_blueprint(blueprint)
-    # The offline queue's endpoint: hands a phone kept while the server was out of reach.
-    app.register_blueprint(sync.bp)
-    from .views import backup
-
-    app.register_blueprint(backup.bp)
-    # Standings, profiles, leagues and charts: what the games mean beyond one evening.
-    from .views import charts, leagues, players, standings
-
-    for blueprint in (players.bp, standings.bp, leagues.bp, charts.bp):
+    blueprints = (
+        errors.bp,
+        auth.bp,
+        home.bp,
+        games.bp,
+        hands.bp,
+        rules.bp,
+        pwa.bp,
+        api.bp,
+        # Hands a phone kept while the server was out of reach.
+        sync.bp,
+        backup.bp,
+        players.bp,
+        standings.bp,
+        leagues.bp,
+        charts.bp,
+    )
+    for blueprint in blueprints:
         app.register_blueprint(blueprint)
     return app
 

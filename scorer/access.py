@@ -9,12 +9,7 @@ nothing else, until it is revoked or the game ends.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import os
-import secrets
-from datetime import timedelta
-from functools import cache
 
 from flask import (
     Flask,
@@ -29,16 +24,15 @@ from flask import (
 )
 from flask import session as flask_session
 from flask_login import current_user
-from sqlalchemy import delete, exists, select
-from werkzeug.security import check_password_hash, generate_password_hash
+from sqlalchemy import exists, select
 from werkzeug.wrappers import Response as BaseResponse
 
 from .database import DbSession
-from .extensions import db, limiter, login_manager
+from .extensions import db, login_manager
 from .fragments import wants_fragment
-from .limits import NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_NAME
-from .models import ApiToken, Game, ScorerLink, User, new_secret, utcnow
-from .services.transactions import in_transaction
+from .models import User, secret_digest
+from .services.accounts import user_for_token
+from .services.scorer_links import scorer_link_holds
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Signing in is a POST that must stay open, or nobody could ever sign in.
@@ -66,18 +60,12 @@ SCORER_LINKS_KEPT = 20
 SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score"})
 # The header naming, on a signed-in user's pages, whose page it is (see account_mark).
 ACCOUNT_HEADER = "X-Account"
-# How stale a token's last use may be before a write records it again.
-TOKEN_USE_RESOLUTION = timedelta(minutes=1)
-# Settings read from the environment when instance/config.py does not give them (Flask-Limiter's).
-ENVIRONMENT_SETTINGS = ("RATELIMIT_STORAGE_URI", "RATELIMIT_KEY_PREFIX")
 
 
 def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.user_loader(_load_user)
-    configure_limits(app)
-    limiter.init_app(app)
     app.before_request(_guard_writes)
     app.after_request(_keep_private)
     # can_score also holds for whoever opened this game's scorer link: the pad, not the menu.
@@ -88,17 +76,6 @@ def init_app(app: Flask) -> None:
             "owner_mode": owner_mode(),
         }
     )
-
-
-def configure_limits(app: Flask) -> None:
-    """Where the rate limits are counted: memory, or a store every server process shares."""
-    for name in ENVIRONMENT_SETTINGS:
-        if name not in app.config and os.environ.get(name):
-            app.config[name] = os.environ[name]
-    # In memory, each process counts for itself: enough for one process, too little for several.
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    # If the shared store stops answering, count in memory rather than refuse every sign-in.
-    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
 
 
 def owner_mode() -> bool:
@@ -113,117 +90,10 @@ def can_write() -> bool:
     return not owner_mode() or current_user.is_authenticated
 
 
-def add_user(session: DbSession, name: str, password: str) -> User:
-    """Create an account; the first one turns on owner mode."""
-    name = " ".join(name.split())
-    if problem := USER_NAME.problem(name):
-        raise ValueError(problem)
-    if len(password) < PASSWORD_MIN_LENGTH:
-        raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
-    if session.scalar(select(User).where(User.name == name)):
-        raise ValueError(f"There is already a user called {name}.")
-    with in_transaction(session):
-        user = User(name=name, password_hash=_hash(password))
-        session.add(user)
-    return user
-
-
-def authenticate(session: DbSession, name: str, password: str) -> User | None:
-    """The user with this name and password, or None."""
-    # Made before the lookup, so the first sign-in a process answers is as slow for either kind.
-    dummy = _dummy_hash(current_app.config["PASSWORD_HASH_METHOD"])
-    user = session.scalar(select(User).where(User.name == " ".join(name.split())))
-    if user is None:
-        # Check a password all the same, so an unknown name takes as long as a known one and the
-        # answer's time does not tell which names have accounts.
-        check_password_hash(dummy, password)
-        return None
-    if not check_password_hash(user.password_hash, password):
-        return None
-    return user
-
-
-def set_password(session: DbSession, user: User, password: str) -> None:
-    """Give `user` a new password and end every session they have signed in."""
-    if len(password) < PASSWORD_MIN_LENGTH:
-        raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
-    with in_transaction(session):
-        user.password_hash = _hash(password)
-        user.session_key = new_secret()
-
-
-def end_sessions(session: DbSession, user: User) -> None:
-    """Sign `user` out everywhere: a session cookie made before, even a copied one, is refused."""
-    with in_transaction(session):
-        user.session_key = new_secret()
-
-
-def remove_user(session: DbSession, user: User) -> None:
-    """Delete an account with its API tokens; the last one gone turns owner mode off."""
-    with in_transaction(session):
-        session.delete(user)
-
-
-def issue_token(session: DbSession, user: User, label: str = "") -> str:
-    """A new API token for `user`; it is returned once and only its digest is stored."""
-    token = secrets.token_urlsafe(32)
-    with in_transaction(session):
-        session.add(ApiToken(user=user, digest=_digest(token), label=label[:NAME_MAX_LENGTH]))
-    return token
-
-
-def user_for_token(session: DbSession, header: str | None) -> User | None:
-    """The user an `Authorization: Bearer <token>` header speaks for, or None.
-
-    A token's last use is written down when the one recorded is over a minute old.
-    """
-    scheme, _, token = (header or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    found = session.scalar(select(ApiToken).where(ApiToken.digest == _digest(token.strip())))
-    if found is None:
-        return None
-    now = utcnow()
-    if found.last_used_at is None or now - found.last_used_at >= TOKEN_USE_RESOLUTION:
-        with in_transaction(session):
-            found.last_used_at = now
-    return found.user
-
-
-def revoke_token(session: DbSession, token_id: int) -> bool:
-    """Delete the API token with this id; whether there was one."""
-    token = session.get(ApiToken, token_id)
-    if token is None:
-        return False
-    with in_transaction(session):
-        session.delete(token)
-    return True
-
-
-def issue_scorer_link(session: DbSession, game_id: int) -> str:
-    """A new scorer link token for the game, replacing (so revoking) any it had; shown once."""
-    token = secrets.token_urlsafe(32)
-    with in_transaction(session):
-        session.execute(delete(ScorerLink).where(ScorerLink.game_id == game_id))
-        session.add(ScorerLink(game_id=game_id, digest=_digest(token)))
-    return token
-
-
-def revoke_scorer_link(session: DbSession, game_id: int) -> None:
-    """The game's scorer link stops working, for every phone that opened it."""
-    with in_transaction(session):
-        session.execute(delete(ScorerLink).where(ScorerLink.game_id == game_id))
-
-
-def has_scorer_link(session: DbSession, game_id: int) -> bool:
-    """Whether the game has a scorer link out."""
-    return bool(session.scalar(select(exists().where(ScorerLink.game_id == game_id))))
-
-
 def open_scorer_link(session: DbSession, game_id: int, token: str) -> bool:
     """Let this browser score the game if `token` is its live scorer link; whether it is."""
-    digest = _digest(token)
-    if not _scorer_link_holds(session, game_id, digest):
+    digest = secret_digest(token)
+    if not scorer_link_holds(session, game_id, digest):
         return False
     links = dict(session_links())
     links.pop(str(game_id), None)
@@ -242,16 +112,7 @@ def session_links() -> dict[str, str]:
 def may_score(session: DbSession, game_id: int) -> bool:
     """Whether this browser holds a scorer link for the game that still works."""
     digest = session_links().get(str(game_id))
-    return isinstance(digest, str) and _scorer_link_holds(session, game_id, digest)
-
-
-def _scorer_link_holds(session: DbSession, game_id: int, digest: str) -> bool:
-    stored = session.scalar(
-        select(ScorerLink.digest)
-        .join(Game, Game.id == ScorerLink.game_id)
-        .where(ScorerLink.game_id == game_id, Game.finished_at.is_(None))
-    )
-    return stored is not None and hmac.compare_digest(stored, digest)
+    return isinstance(digest, str) and scorer_link_holds(session, game_id, digest)
 
 
 def _may_score_here() -> bool:
@@ -265,20 +126,6 @@ def _may_score_here() -> bool:
             and may_score(db.session, game_id)
         )
     return g.may_score_here
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _hash(password: str) -> str:
-    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
-
-
-@cache
-def _dummy_hash(method: str) -> str:
-    # Made with the same method and cost as real passwords, so checking it takes as long.
-    return generate_password_hash(secrets.token_urlsafe(16), method=method)
 
 
 def _load_user(session_key: str) -> User | None:

@@ -278,8 +278,8 @@ def users() -> None:
 @with_appcontext
 def add_user_command(name: str, password: str) -> None:
     """Create an account (the first one turns on owner mode)."""
-    from .access import add_user
     from .extensions import db
+    from .services.accounts import add_user
 
     try:
         user = add_user(db.session, name, password)
@@ -296,9 +296,9 @@ def token_command(name: str, label: str) -> None:
     """Print a new API token for NAME (shown once; keep it secret)."""
     from sqlalchemy import select
 
-    from .access import issue_token
     from .extensions import db
     from .models import User
+    from .services.accounts import issue_token
 
     user = db.session.scalar(select(User).where(User.name == name))
     if user is None:
@@ -327,9 +327,9 @@ def remove_user_command(name: str, yes: bool) -> None:
     """Delete the account NAME and its API tokens (scores stay)."""
     from sqlalchemy import func, select
 
-    from .access import remove_user
     from .extensions import db
     from .models import User
+    from .services.accounts import remove_user
 
     user = _user_called(name)
     others = db.session.scalar(select(func.count()).select_from(User).where(User.id != user.id))
@@ -351,8 +351,8 @@ def remove_user_command(name: str, yes: bool) -> None:
 @with_appcontext
 def passwd_command(name: str, password: str) -> None:
     """Give NAME a new password; every session they have signed in is ended."""
-    from .access import set_password
     from .extensions import db
+    from .services.accounts import set_password
 
     user = _user_called(name)
     try:
@@ -412,8 +412,8 @@ def list_tokens_command() -> None:
 @with_appcontext
 def revoke_token_command(token_id: int) -> None:
     """Revoke the API token with this ID (see `scorer tokens list`); it stops working at once."""
-    from .access import revoke_token
     from .extensions import db
+    from .services.accounts import revoke_token
 
     if not revoke_token(db.session, token_id):
         raise click.ClickException(f"There is no API token with id {token_id}.")

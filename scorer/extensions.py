@@ -48,6 +48,6 @@ migrate = Migrate(directory=str(Path(__file__).parent / "migrations"), render_as
 csrf = CSRFProtect()
 compress = Compress()
 login_manager = LoginManager()
-# Where the counts are kept is the app's RATELIMIT_STORAGE_URI (scorer.access.configure_limits):
+# Where the counts are kept is the app's RATELIMIT_STORAGE_URI (scorer.rate_limits.configure):
 # memory, counted per process, unless a store all processes share is set, such as Redis.
-limiter = Limiter(get_remote_address, default_limits=[])
+rate_limiter = Limiter(get_remote_address, default_limits=[])

@@ -6,6 +6,7 @@ rewritten by the services in the same transaction as every change to a game's ha
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import UTC, datetime
 
@@ -13,7 +14,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, String, UniqueConstra
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
-from .limits import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from .field_rules import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
 
 
 def utcnow() -> datetime:
@@ -23,6 +24,12 @@ def utcnow() -> datetime:
 def new_secret() -> str:
     """A random key nobody can guess, for a row to be named by where its id is not enough."""
     return secrets.token_urlsafe(24)
+
+
+def secret_digest(secret: str) -> str:
+    """What is stored of a secret shown once (an API token, a scorer link): its SHA-256, so a copy
+    of the database does not hold a working one."""
+    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def new_game_key() -> str:

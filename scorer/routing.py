@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import IntegerConverter, Map
 
-from .limits import ID_MAX
+from .field_rules import ID_MAX
 
 
 def at_most(limit: int) -> str:

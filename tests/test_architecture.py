@@ -1,4 +1,6 @@
-"""The shape of the code: the modules of `scorer` import each other without a cycle.
+"""The shape of the code: the modules of `scorer` import each other without a cycle, and each layer
+imports only what is below it (services from neither the doors nor the request, rules from no
+service); every blueprint is registered in one place.
 
 Every import counts, wherever it is written: at the top, inside a function, or under TYPE_CHECKING,
 since each one ties the two modules together for whoever changes either.
@@ -7,10 +9,12 @@ since each one ties the two modules together for whoever changes either.
 from __future__ import annotations
 
 import ast
+import re
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import scorer
+from scorer import create_app
 
 ROOT = Path(scorer.__file__).parent
 
@@ -83,6 +87,55 @@ def test_the_read_model_is_a_leaf_of_the_services():
 def test_access_does_not_reach_into_the_views():
     graph = import_graph()
     assert not any(target.startswith("scorer.views") for target in graph["scorer.access"])
+
+
+def test_services_reach_neither_up_into_the_doors_nor_into_the_request():
+    """Services are the use cases every door calls (pages, API, commands): none of them imports a
+    view, form or the API, nor anything of the request's (request, session, g); the accounts
+    service reads only the app's configured password hash."""
+    graph = import_graph()
+    doors = ("scorer.views", "scorer.forms", "scorer.api", "scorer.access", "scorer.cli")
+    for name, targets in graph.items():
+        if name.startswith("scorer.services."):
+            assert not [target for target in targets if target.startswith(doors)], name
+    for path in (ROOT / "services").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("flask"):
+                assert {alias.name for alias in node.names} <= {"current_app"}, path.name
+
+
+def test_the_field_rules_and_the_forms_take_no_rule_from_a_service():
+    """The name and number rules are shared by the forms, the API and a restore: they live in
+    field_rules, which needs no service, and the forms read them from there, not through one."""
+    graph = import_graph()
+    assert graph["scorer.field_rules"] <= {"scorer.scoring"}
+    for name in ("scorer.forms.games", "scorer.forms.players", "scorer.forms.auth"):
+        assert not [target for target in graph[name] if target.startswith("scorer.services")]
+
+
+def test_the_request_guards_take_accounts_and_scorer_links_from_their_services():
+    graph = import_graph()
+    assert {"scorer.services.accounts", "scorer.services.scorer_links"} <= graph["scorer.access"]
+    assert "scorer.access" not in graph["scorer.services.accounts"]
+    assert "scorer.access" not in graph["scorer.services.scorer_links"]
+
+
+def test_every_blueprint_is_registered_in_one_place(tmp_path):
+    calls = [
+        path.relative_to(ROOT.parent).as_posix()
+        for path in ROOT.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.Attribute) and node.attr == "register_blueprint"
+    ]
+    assert calls == ["scorer/__init__.py"]
+    defined = {
+        module_name(path, ROOT)
+        for path in ROOT.rglob("*.py")
+        if re.search(r"^bp = Blueprint\(", path.read_text(), re.MULTILINE)
+    }
+    app = create_app({"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/a"})
+    registered = {blueprint.import_name for blueprint in app.blueprints.values()}
+    assert registered == defined
 
 
 def test_a_cycle_through_an_import_in_a_function_or_under_type_checking_is_found(tmp_path):

@@ -9,10 +9,10 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from scorer.access import add_user, issue_token
 from scorer.cli import main
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
 from scorer.models import ApiToken, User
+from scorer.services.accounts import add_user, issue_token
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "a brand new passphrase"
@@ -21,7 +21,7 @@ NEW_PASSWORD = "a brand new passphrase"
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
         add_user(db.session, "Owner", PASSWORD)
         add_user(db.session, "Helper", PASSWORD)
     return app.test_cli_runner()

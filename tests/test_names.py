@@ -8,8 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import limits
-from scorer.limits import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME, clean_name, name_key
+from scorer import field_rules
+from scorer.field_rules import (
+    LEAGUE_NAME,
+    PLAYER_NAME,
+    TEAM_NAME,
+    clean_name,
+    duplicate_problems,
+    name_key,
+    name_problem,
+)
 
 # Characters a font draws as nothing, each of a different kind.
 INVISIBLE = [
@@ -48,7 +56,7 @@ zero_width = st.lists(st.sampled_from(INVISIBLE), min_size=1, max_size=6).map(""
 unseen = st.lists(st.sampled_from([*INVISIBLE, BRAILLE_BLANK]), min_size=1, max_size=6).map("".join)
 visible_text = st.text(
     st.characters(codec="utf-8", categories=["L", "N", "P", "S"]), min_size=1, max_size=12
-).filter(lambda text: any(map(limits.is_visible, clean_name(text))))
+).filter(lambda text: any(map(field_rules.is_visible, clean_name(text))))
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -162,7 +170,56 @@ def test_a_direction_control_anywhere_is_refused(name, control):
 def test_a_name_the_rule_takes_has_something_to_see_and_nothing_that_turns_text(name):
     if PLAYER_NAME.problem(name) is None:
         cleaned = clean_name(name)
-        assert any(map(limits.is_visible, cleaned))
-        assert not limits.has_direction_controls(cleaned)
+        assert any(map(field_rules.is_visible, cleaned))
+        assert not field_rules.has_direction_controls(cleaned)
         assert 0 < len(cleaned) <= PLAYER_NAME.max_length
         assert cleaned == cleaned.strip()
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("  Ann  ", "Ann"),
+        ("Mary   Jane", "Mary Jane"),
+        ("\tZoë\n", "Zoë"),
+        # "e" followed by a combining acute accent is stored as the single character "é".
+        ("Rene\u0301", "Ren\u00e9"),
+        ("🦄 Uni", "🦄 Uni"),
+    ],
+)
+def test_clean_name_trims_and_normalises(typed, stored):
+    assert clean_name(typed) == stored
+
+
+def test_name_key_ignores_case_and_spacing():
+    assert name_key(" ANN ") == name_key("ann") == "ann"
+    assert name_key("Straße") == name_key("STRASSE")
+    assert name_key("Ann") != name_key("Anne")
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\t\n"])
+def test_a_blank_name_is_refused(name):
+    assert name_problem(name) == "Type a name."
+
+
+def test_names_are_one_to_forty_characters():
+    assert name_problem("A") is None
+    assert name_problem("x" * 40) is None
+    # Surrounding spaces are trimmed before the length is checked.
+    assert name_problem("  " + "x" * 40 + "  ") is None
+    assert name_problem("x" * 41) == "Names are at most 40 characters."
+
+
+@pytest.mark.parametrize("name", ["Ann\x00", "B\x07ob", "\ud800Cat"])
+def test_a_name_with_control_characters_is_refused(name):
+    assert name_problem(name) == "Names cannot contain control characters."
+
+
+def test_duplicate_problems_name_each_repeat_ignoring_case():
+    problems = duplicate_problems(["Ann", "Bob", "ann ", "Cat", "BOB"])
+    assert [problem.message for problem in problems] == [
+        "ann is already playing.",
+        "BOB is already playing.",
+    ]
+    assert {problem.field for problem in problems} == {"players"}
+    assert duplicate_problems(["Ann", "Anne", "Bob"]) == []

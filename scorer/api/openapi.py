@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, models_json_schema
 
-from ..limits import ID_MAX
+from ..field_rules import ID_MAX
 from ..services import pages
 from . import schemas
 

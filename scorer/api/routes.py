@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType, default_exceptions
 
 from ..extensions import csrf, db
-from ..limits import ID_MAX
+from ..field_rules import ID_MAX
 from ..scoring import Rejected
 from ..services import games, hands, pages, players
 from ..services.errors import Conflict, ServiceError

@@ -28,7 +28,7 @@ from pydantic.dataclasses import dataclass as declared
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .. import scoring
-from ..limits import ID_MAX, NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH, is_id
+from ..field_rules import ID_MAX, NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH, is_id
 from ..services.hands import HandEntry
 from ..services.snapshots import GameSnapshot
 

@@ -4,7 +4,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import InputRequired, Length
 
-from ..limits import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
+from ..field_rules import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
 
 
 class LoginForm(FlaskForm):

@@ -13,7 +13,16 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, ValidationError
 
-from ..limits import PLAYER_NAME, TARGET_MESSAGE, TEAM_NAME, target_problem
+from ..field_rules import (
+    PLAYER_NAME,
+    TARGET_MESSAGE,
+    TEAM_NAME,
+    clean_name,
+    duplicate_problems,
+    name_key,
+    name_problem,
+    target_problem,
+)
 from ..scoring import (
     DEFAULT_DECK,
     DEFAULT_TARGET,
@@ -28,7 +37,6 @@ from ..scoring import (
     Rules,
     setup_problems,
 )
-from ..services import players as roster
 from .fields import IndexedList, WholeNumberField, add_error, attach
 
 TARGET_PRESETS = (200, 300, 500)
@@ -235,25 +243,25 @@ class SetupForm(FlaskForm):
         if verb == "add":
             if not self._can_add(self.new_name.data or "", names):
                 return False
-            names.append(roster.clean_name(self.new_name.data or ""))
+            names.append(clean_name(self.new_name.data or ""))
             self.new_name.data = ""
         elif verb == "new":
             # The answer to "Add new player Anne?": seated as typed, the box emptied.
             if not self._can_add(argument, names):
                 return False
-            names.append(roster.clean_name(argument))
+            names.append(clean_name(argument))
             self.new_name.data = ""
         elif verb == "pick":
-            keys = [roster.name_key(name) for name in names]
+            keys = [name_key(name) for name in names]
             # The name box filtered the roster to find this player; its text has done its job
             # and must not be seated as a player of its own when Start is tapped.
             self.new_name.data = ""
-            if roster.name_key(argument) in keys:
-                index = keys.index(roster.name_key(argument))
+            if name_key(argument) in keys:
+                index = keys.index(name_key(argument))
                 names.pop(index)
                 dealer = _after_removal(dealer, index)
             elif self._can_add(argument, names):
-                names.append(roster.clean_name(argument))
+                names.append(clean_name(argument))
             else:
                 return False
         elif verb in ("up", "remove", "dealer"):
@@ -301,11 +309,11 @@ class SetupForm(FlaskForm):
         )
 
     def _can_add(self, name: str, names: list[str]) -> bool:
-        problem = roster.name_problem(name)
+        problem = name_problem(name)
         if problem is None and len(names) >= MAX_PLAYERS:
             problem = f"A game has at most {MAX_PLAYERS} players."
-        if problem is None and roster.duplicate_problems([*names, name]):
-            problem = f"{roster.clean_name(name)} is already playing."
+        if problem is None and duplicate_problems([*names, name]):
+            problem = f"{clean_name(name)} is already playing."
         if problem:
             add_error(self.new_name, problem)
             return False

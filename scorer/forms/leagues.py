@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import InputRequired, NumberRange
 
-from ..limits import LEAGUE_NAME, PLAYER_NAME, TARGET_MESSAGE, TARGET_TOO_HIGH, TEAM_NAME
+from ..field_rules import LEAGUE_NAME, PLAYER_NAME, TARGET_MESSAGE, TARGET_TOO_HIGH, TEAM_NAME
 from ..scoring import MAX_TARGET, Problem
 from ..services.leagues import FORMATS, LEGS
 from .fields import IndexedList, WholeNumberField, attach

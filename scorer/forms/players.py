@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, ValidationError
 
-from ..limits import ID_MAX, PLAYER_NAME
+from ..field_rules import ID_MAX, PLAYER_NAME
 from ..models import Player
 from ..scoring import Problem
 from .fields import attach

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wtforms import DateField, Form, RadioField, SearchField, SelectChoice, SelectField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import Optional
 
-from ..limits import is_id
+from ..field_rules import is_id
 from ..services.pages import SEARCH_MAX_LENGTH
 from ..services.standings import PERIODS, SORTS
 

@@ -40,6 +40,7 @@ from sqlalchemy.orm import selectinload
 
 from .. import scoring
 from ..database import DbSession
+from ..field_rules import name_key
 from ..models import (
     Fixture,
     Game,
@@ -57,7 +58,7 @@ from ..models import (
 )
 from ..scoring import ratings
 from . import backup_format as form
-from . import players, results
+from . import results
 from .backup_format import FORMAT, VERSION
 from .errors import ServiceError
 from .snapshots import forget_all, hand_of, rules_of
@@ -460,7 +461,7 @@ class _Restore:
         twice_id = twice_name = None
         for i, entry in self._section("players"):
             player = _read(form.PlayerEntry, entry, "players", i)
-            key = players.name_key(player.name)
+            key = name_key(player.name)
             if player.id in self.player_ids and twice_id is None:
                 twice_id = player.id
             if key in names and twice_name is None:

@@ -1,6 +1,6 @@
 """The backup file, declared once: what `backup.export_all` writes and `backup.import_all` reads.
 
-Each entry's fields, their types and their limits (the names' rules come from scorer.limits, as
+Each entry's fields, their types and their limits (the names' rules come from scorer.field_rules, as
 on the forms) are checked here; a problem is reported with where it is in the file, as
 "games[2].hands[0].counts[1].seat: expected a seat, found 'x'". What needs more than one entry
 (an id used twice, a seat for an unknown player, a hand the rules refuse) is checked by the
@@ -31,7 +31,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .. import scoring
-from ..limits import (
+from ..field_rules import (
     FIRST_YEAR,
     ID_MAX,
     LAST_YEAR,

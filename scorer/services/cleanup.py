@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 
 from ..database import DbSession
-from ..limits import is_id
+from ..field_rules import is_id
 from ..models import Game, GameResult, utcnow
 from . import results
 from .errors import Conflict, NotFound

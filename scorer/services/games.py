@@ -9,7 +9,7 @@ from sqlalchemy import delete, select
 
 from .. import scoring
 from ..database import DbSession
-from ..limits import TEAM_NAME, is_id
+from ..field_rules import TEAM_NAME, clean_name, duplicate_problems, is_id, name_problem
 from ..models import Game, Player, ScorerLink, Seat, Team, utcnow
 from . import pages, players, results
 from .errors import Conflict, NotFound
@@ -128,15 +128,14 @@ def add_game(
     problems = scoring.setup_problems(mode, len(names), target, first_dealer, hands)
     problems += scoring.deck_problems(deck)
     problems += [
-        scoring.Problem(problem, "players")
-        for problem in filter(None, map(players.name_problem, names))
+        scoring.Problem(problem, "players") for problem in filter(None, map(name_problem, names))
     ]
-    problems += players.duplicate_problems(names)
+    problems += duplicate_problems(names)
     if exact_teams:
         problems += _team_count_problems(mode, len(names), len(team_names))
     team_names = list(team_names) if mode == "partners" else []
     team_problems = dict.fromkeys(filter(None, map(TEAM_NAME.problem, team_names)))
-    team_names = [players.clean_name(name) for name in team_names]
+    team_names = [clean_name(name) for name in team_names]
     problems += [scoring.Problem(problem, "teams") for problem in team_problems]
     if problems:
         raise scoring.Rejected(problems)

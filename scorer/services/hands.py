@@ -177,6 +177,17 @@ def _scoring_hand(entry: HandEntry) -> scoring.Hand:
     return scoring.Hand(entry.went_out, dict(entry.counts), _last_card(entry))
 
 
+def same_hand(stored: StoredHand, entry: HandEntry) -> bool:
+    """Whether saving `entry` would store `stored` again: the same seat out, the same counts (cards
+    as cards, totals as totals) and the same last card. A last card the rules do not know is not
+    stored, so it is taken as none."""
+    return (stored.went_out, dict(stored.counts), stored.last_card) == (
+        entry.went_out,
+        dict(entry.counts),
+        _last_card(entry),
+    )
+
+
 def _last_card(entry: HandEntry) -> str | None:
     return entry.last_card if entry.last_card in LAST_CARDS else None
 

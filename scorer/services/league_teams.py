@@ -9,10 +9,9 @@ from __future__ import annotations
 from sqlalchemy import delete, exists, select
 
 from ..database import DbSession
-from ..limits import TEAM_NAME, is_id
+from ..field_rules import TEAM_NAME, clean_name, is_id
 from ..models import Fixture, LeagueTeam
 from ..scoring import Problem, Rejected
-from . import players
 from .errors import Conflict, NotFound
 from .transactions import in_transaction
 
@@ -21,7 +20,7 @@ def rename_team(session: DbSession, team_id: int, name: str) -> LeagueTeam:
     """Give a team a new name; a blank one calls it after its players again."""
     if problem := TEAM_NAME.problem(name or ""):
         raise Rejected([Problem(problem, "name")])
-    name = players.clean_name(name or "")
+    name = clean_name(name or "")
     with in_transaction(session):
         team = load_team(session, team_id)
         team.name = name or None

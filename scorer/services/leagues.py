@@ -22,7 +22,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 
 from ..database import DbSession
-from ..limits import LEAGUE_NAME, TEAM_NAME, is_id, target_problem
+from ..field_rules import (
+    LEAGUE_NAME,
+    TEAM_NAME,
+    clean_name,
+    duplicate_problems,
+    is_id,
+    name_key,
+    name_problem,
+    target_problem,
+)
 from ..models import (
     Fixture,
     Game,
@@ -95,7 +104,7 @@ def create_league(session: DbSession, name: str, target: int, format: str = "tea
     problems = []
     if problem := LEAGUE_NAME.problem(name or ""):
         problems.append(Problem(problem, "name"))
-    name = players.clean_name(name or "")
+    name = clean_name(name or "")
     if problem := target_problem(target):
         problems.append(Problem(problem, "target"))
     if format not in FORMATS:
@@ -146,12 +155,12 @@ def _register_team(
     problems = [
         Problem(problem, field)
         for field, typed in (("first", first), ("second", second))
-        if (problem := players.name_problem(typed or ""))
+        if (problem := name_problem(typed or ""))
     ]
     if problem := TEAM_NAME.problem(name or ""):
         problems.append(Problem(problem, "name"))
-    name = players.clean_name(name or "")
-    if not problems and players.name_key(first) == players.name_key(second):
+    name = clean_name(name or "")
+    if not problems and name_key(first) == name_key(second):
         problems.append(Problem("A team is two different players.", "second"))
     if problems:
         raise Rejected(problems)
@@ -211,10 +220,8 @@ def _add_rotation_season(session: DbSession, league_id: int, names: Sequence[str
     if league.format != "rotation":
         raise Conflict("This league plays registered teams; start its seasons with them.")
     names = [name for name in names if (name or "").strip()]
-    problems = [
-        Problem(problem, "players") for problem in filter(None, map(players.name_problem, names))
-    ]
-    problems += players.duplicate_problems(names)
+    problems = [Problem(problem, "players") for problem in filter(None, map(name_problem, names))]
+    problems += duplicate_problems(names)
     if len(names) != tables.ROTATION_PLAYERS:
         problems.append(
             Problem(f"The format needs exactly {tables.ROTATION_PLAYERS} players.", "players")

@@ -10,8 +10,8 @@ from difflib import SequenceMatcher
 from sqlalchemy import select
 
 from ..database import DbSession
+from ..field_rules import clean_name, name_key, name_problem
 from ..models import Player
-from .players import clean_name, name_key, name_problem
 
 # How many close roster names are offered, and how close they must be (difflib's ratio, 0..1).
 SUGGESTIONS = 3

@@ -21,9 +21,8 @@ from sqlalchemy.orm import QueryableAttribute, selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..database import DbSession
-from ..limits import TEAM_NAME_MAX_LENGTH, has_control_characters
+from ..field_rules import TEAM_NAME_MAX_LENGTH, has_control_characters, name_key
 from ..models import Game, GameResult, Hand, League, Player, Seat
-from . import players
 from .errors import ServiceError
 from .players import RosterEntry
 from .snapshots import with_players
@@ -122,7 +121,7 @@ def search_key(text: str) -> str:
     """
     kept = "".join(char for char in text if not has_control_characters(char))
     # NFKC makes a full-width "Ａｎｎ" the "Ann" it looks like.
-    return players.name_key(unicodedata.normalize("NFKC", kept)) if kept.strip() else ""
+    return name_key(unicodedata.normalize("NFKC", kept)) if kept.strip() else ""
 
 
 def _contains(column: QueryableAttribute[str], key: str) -> ColumnElement[bool]:
@@ -243,9 +242,7 @@ def suggested_players(
     # is on no roster.
     keys = list(
         dict.fromkeys(
-            players.name_key(name)
-            for name in seated
-            if name.strip() and not has_control_characters(name)
+            name_key(name) for name in seated if name.strip() and not has_control_characters(name)
         )
     )
     found: Iterable[Player] = (

@@ -15,29 +15,9 @@ from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..database import DbSession
-from ..limits import PLAYER_NAME, is_id
-from ..limits import clean_name as clean_name  # the roster's rules, shared by every door
-from ..limits import name_key as name_key
+from ..field_rules import clean_name, is_id, name_key
 from ..models import GameResult, Player, Seat
-from ..scoring import Problem
 from .errors import NotFound
-
-
-def name_problem(name: str) -> str | None:
-    """Why a player's name cannot be used, or None."""
-    return PLAYER_NAME.problem(name)
-
-
-def duplicate_problems(names: Sequence[str]) -> list[Problem]:
-    """A problem for every name that appears twice (ignoring case) in one game."""
-    seen: set[str] = set()
-    problems = []
-    for name in names:
-        key = name_key(name)
-        if key in seen:
-            problems.append(Problem(f"{clean_name(name)} is already playing.", "players"))
-        seen.add(key)
-    return problems
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import delete, func, select, update
 
 from ..database import DbSession
+from ..field_rules import clean_name, name_key, name_problem
 from ..models import Game, GameResult, LeagueTeam, Player, Seat, utcnow
 from ..scoring import Problem, Rejected
 from . import players, results
@@ -24,10 +25,10 @@ def rename(session: DbSession, player_id: int, name: str) -> Player:
 
 def _rename(session: DbSession, player_id: int, name: str) -> Player:
     player = players.load_player(session, player_id)
-    problem = players.name_problem(name)
+    problem = name_problem(name)
     if problem:
         raise Rejected([Problem(problem, "name")])
-    key = players.name_key(name)
+    key = name_key(name)
     other = session.scalar(select(Player).where(Player.name_key == key, Player.id != player_id))
     if other is not None:
         raise Rejected(
@@ -39,7 +40,7 @@ def _rename(session: DbSession, player_id: int, name: str) -> Player:
                 )
             ]
         )
-    player.name = players.clean_name(name)
+    player.name = clean_name(name)
     player.name_key = key
     _bump_games_of(session, player.id)
     return player

@@ -28,7 +28,7 @@ from sqlalchemy.orm import joinedload
 
 from .. import scoring
 from ..database import DbSession
-from ..limits import is_id
+from ..field_rules import is_id
 from ..models import Game, Hand, HandCount, Seat
 from .errors import NotFound
 

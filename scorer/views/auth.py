@@ -9,10 +9,10 @@ from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..access import authenticate, end_sessions
-from ..extensions import db, limiter
+from ..extensions import db, rate_limiter
+from ..field_rules import NAME_MAX_LENGTH
 from ..forms.auth import LoginForm
-from ..limits import NAME_MAX_LENGTH
+from ..services.accounts import authenticate, end_sessions
 
 bp = Blueprint("auth", __name__)
 
@@ -28,7 +28,7 @@ def sign_in_key() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit("10 per minute", methods=["POST"], key_func=sign_in_key)
+@rate_limiter.limit("10 per minute", methods=["POST"], key_func=sign_in_key)
 def login() -> BaseResponse | tuple[str, int]:
     form = LoginForm(next=request.args.get("next", ""))
     if form.validate_on_submit():

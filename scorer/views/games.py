@@ -16,7 +16,7 @@ from ..forms.games import LENGTH_HINTS, MODE_HINTS, MODE_LABELS, TARGET_PRESETS,
 from ..forms.hands import HandForm
 from ..fragments import wants_fragment
 from ..scoring import MAX_BLANK_VALUE, MAX_HANDS, Rejected, head_to_head
-from ..services import cleanup, fixtures, games, newcomers, pages
+from ..services import cleanup, fixtures, games, newcomers, pages, scorer_links
 from ..services.snapshots import GameSnapshot
 from .htmx import render, see_other
 
@@ -195,7 +195,7 @@ def scorer_link(game_id: int) -> tuple[str, int]:
     url = url_for(
         "games.score",
         game_id=game_id,
-        token=access.issue_scorer_link(db.session, game_id),
+        token=scorer_links.issue_scorer_link(db.session, game_id),
         _external=True,
     )
     page = render_template(
@@ -217,7 +217,7 @@ def revoke_scorer_link(game_id: int) -> BaseResponse | tuple[str, int]:
     games.version_of(db.session, game_id)  # a 404 for a game that does not exist
     if not current_user.is_authenticated:
         return _refused("Only signed-in users can revoke scorer links.", 403)
-    access.revoke_scorer_link(db.session, game_id)
+    scorer_links.revoke_scorer_link(db.session, game_id)
     return redirect(url_for("games.share", game_id=game_id), 303)
 
 
@@ -237,7 +237,7 @@ def _scorer_section(game_id: int) -> dict[str, bool]:
     manages = access.owner_mode() and current_user.is_authenticated
     return {
         "manages_scorer_links": manages,
-        "has_scorer_link": manages and access.has_scorer_link(db.session, game_id),
+        "has_scorer_link": manages and scorer_links.has_scorer_link(db.session, game_id),
     }
 
 

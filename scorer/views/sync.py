@@ -11,6 +11,12 @@ A hand names its game twice: by the address, and by the game's key from the page
 on. The key is what keeps a hand counted for a game that was since deleted out of any other game.
 A game from before there were keys has none, and neither has a hand queued by a page from then:
 they match each other alone, and a game made since (which has a key) refuses such a hand.
+
+It is the game page's own endpoint, not the API's (scorer/api), because it answers to what the
+page holds: it takes the pad's form (HandForm, the fields and CSRF token of a plain save) and lets
+through whoever may save on that page (a signed-in user, a scorer link's holder, anyone without
+an owner). The API takes JSON bodies, speaks for a bearer token without CSRF, and is versioned
+under /api/v1 with an OpenAPI document that a change here would have to follow.
 """
 
 from __future__ import annotations
@@ -26,7 +32,6 @@ from ..extensions import db
 from ..forms.hands import HAND_WORDS, HandForm
 from ..services import games, hands
 from ..services.errors import Conflict, NotFound
-from ..services.hands import LAST_CARDS, HandEntry
 from ..services.snapshots import GameSnapshot, StoredHand
 
 bp = Blueprint("sync", __name__)
@@ -68,7 +73,7 @@ def sync(game_id: int, number: int) -> Response:
         if stored is None:
             # Not a hand of another phone: the game ended, or an earlier hand is missing.
             return _answer(409, "refused", message=conflict.message)
-        if _same(stored, entry):
+        if hands.same_hand(stored, entry):
             return _answer(200, "stored", already=True)
         if view.game.abandoned_at is not None:
             # The hand differs, but no choice between the versions can be saved until the game
@@ -114,15 +119,6 @@ def _stored(view: GameSnapshot, number: int) -> StoredHand | None:
         return view.hand(number)
     except NotFound:
         return None
-
-
-def _same(stored: StoredHand, entry: HandEntry) -> bool:
-    last_card = entry.last_card if entry.last_card in LAST_CARDS else None
-    return (stored.went_out, dict(stored.counts), stored.last_card) == (
-        entry.went_out,
-        dict(entry.counts),
-        last_card,
-    )
 
 
 def hand_version(

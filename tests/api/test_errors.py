@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from scorer.access import add_user
 from scorer.extensions import db
 from scorer.services import games as game_service
+from scorer.services.accounts import add_user
 
 GAME = {"mode": "standard", "players": ["Ann", "Bob"]}
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from browser.fit import PHONES, assert_no_sideways_scroll
+from browser.targets import MIN_TARGET
 from flask import Flask
 from playwright.sync_api import Page, expect
 
@@ -14,6 +16,7 @@ from scorer.extensions import db
 from scorer.services import games
 
 pytestmark = pytest.mark.browser
+
 
 NAMES = ["Ann", "Bob", "Cat"]
 
@@ -110,3 +113,29 @@ def test_setup_keeps_the_deck_to_one_line_until_it_is_opened(phone: Page, live_s
     phone.get_by_role("button", name="Start game").tap()
     expect(phone.locator(".deck-line")).to_have_text("Deck: two classic decks, 216 cards")
     expect(phone.locator('#hand-form .keys [data-card="blank"]')).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", PHONES)
+def test_the_deck_line_follows_the_choice_and_change_looks_like_a_button(
+    new_phone, live_server: str, viewport: dict
+):
+    page = new_phone(viewport=viewport)
+    page.goto(f"{live_server}/games/new")
+    choice = page.locator("details.deck-choice")
+    change = choice.locator(".deck-change")
+    box = change.bounding_box()
+    assert box["height"] >= MIN_TARGET and box["width"] >= MIN_TARGET, box
+    look = change.evaluate(
+        "(node) => { const s = getComputedStyle(node), line = getComputedStyle(node.parentElement);"
+        " return [s.borderTopStyle, s.backgroundColor, line.backgroundColor]; }"
+    )
+    assert look[0] == "solid" and look[1] != look[2], f"'Change' looks like plain text: {look}"
+
+    name = choice.locator("summary strong")
+    change.tap()
+    page.get_by_role("radio", name="Classic: 108 cards, no blanks").check()
+    expect(name).to_have_text("classic 108 cards")
+    page.get_by_role("radio", name="Two decks shuffled together (big tables)").check()
+    expect(name).to_have_text("two classic decks, 216 cards")
+    expect(choice).to_have_attribute("open", "")  # the list stays open for the next choice
+    assert_no_sideways_scroll(page)

@@ -42,7 +42,7 @@ def test_a_season_of_four_teams_played_through_fixtures(phone: Page, live_server
         page.locator("#first").fill(first)
         page.locator("#second").fill(second)
         page.get_by_role("button", name="Register").tap()
-        # Each name new to the roster is asked about once (see test_tidy.py).
+        # Each name new to the roster is asked about once (see test_league_teams.py).
         for name in (first, second):
             page.get_by_role("button", name=f"Add new player {name}").tap()
         expect(page.locator(".team-list")).to_contain_text(f"{first} & {second}")

@@ -22,11 +22,11 @@ from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.exceptions import ServiceUnavailable
 
-from scorer.access import add_user, set_password
 from scorer.client_words import CLIENT_WORDS
 from scorer.extensions import db
 from scorer.models import Game, User
 from scorer.services import games
+from scorer.services.accounts import add_user, set_password
 
 pytestmark = pytest.mark.browser
 

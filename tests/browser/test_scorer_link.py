@@ -11,9 +11,10 @@ from factories import make_game
 from flask import Flask
 from playwright.sync_api import Page, expect
 
-from scorer.access import add_user, issue_scorer_link
 from scorer.extensions import db
 from scorer.models import User
+from scorer.services.accounts import add_user
+from scorer.services.scorer_links import issue_scorer_link
 
 pytestmark = pytest.mark.browser
 

@@ -678,7 +678,7 @@ def test_hands_go_to_a_spreadsheet_one_row_per_counted_player(session):
     assert {row[1] for row in table[1:]} == {"standard", "partners", "challenge"}
 
 
-# The names' rules are the forms' rules (scorer.limits): a restore refuses what a form refuses.
+# The names' rules are the forms' rules (scorer.field_rules): a restore refuses what a form refuses.
 
 NAMES_THE_FORMS_REFUSE = {
     "a league name with a control character": (

@@ -7,9 +7,9 @@ import sqlalchemy as sa
 from factories import make_game, record
 from sqlalchemy.dialects import sqlite
 
-from scorer.access import add_user, issue_token
 from scorer.extensions import db
 from scorer.services import games, leagues
+from scorer.services.accounts import add_user, issue_token
 
 PASSWORD = "correct horse battery"
 # The tables whose ids leave the server, and the columns this migration adds or drops.

@@ -21,9 +21,9 @@ from flask import Flask
 from flask_migrate import upgrade
 from form_client import FormClient
 
-from scorer import create_app
-from scorer.access import add_user, configure_limits
+from scorer import create_app, rate_limits
 from scorer.extensions import db
+from scorer.services.accounts import add_user
 
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 REDIS_URL = f"redis://{REDIS_HOST}:{REDIS_PORT}"
@@ -175,17 +175,17 @@ def test_the_store_comes_from_the_environment_unless_the_config_names_one(monkey
     monkeypatch.delenv("RATELIMIT_STORAGE_URI", raising=False)
     monkeypatch.delenv("RATELIMIT_KEY_PREFIX", raising=False)
     default = Flask(__name__)
-    configure_limits(default)
+    rate_limits.configure(default)
     assert default.config["RATELIMIT_STORAGE_URI"] == "memory://"
 
     monkeypatch.setenv("RATELIMIT_STORAGE_URI", REDIS_URL)
     monkeypatch.setenv("RATELIMIT_KEY_PREFIX", "league")
     from_environment = Flask(__name__)
-    configure_limits(from_environment)
+    rate_limits.configure(from_environment)
     assert from_environment.config["RATELIMIT_STORAGE_URI"] == REDIS_URL
     assert from_environment.config["RATELIMIT_KEY_PREFIX"] == "league"
 
     from_config = Flask(__name__)
     from_config.config["RATELIMIT_STORAGE_URI"] = "redis://cache.example:6379"
-    configure_limits(from_config)
+    rate_limits.configure(from_config)
     assert from_config.config["RATELIMIT_STORAGE_URI"] == "redis://cache.example:6379"

@@ -34,9 +34,21 @@ def scorer_environment(instance: Path, **settings: str) -> dict[str, str]:
 
 
 class ScorerServer:
-    """`scorer serve --host 127.0.0.1` with some settings; stopped with SIGTERM, as systemd does."""
+    """`scorer serve --host 127.0.0.1` with some settings; stopped with SIGTERM, as systemd does.
 
-    def __init__(self, instance: Path, options: tuple[str, ...] = (), **settings: str) -> None:
+    `executable` is the `scorer` command to run: this virtualenv's unless told (an installed
+    wheel's, in test_wheel.py).
+    """
+
+    def __init__(
+        self,
+        instance: Path,
+        options: tuple[str, ...] = (),
+        *,
+        executable: Path = SCORER,
+        **settings: str,
+    ) -> None:
+        self.executable = executable
         self.instance = instance
         self.options = options
         self.env = scorer_environment(instance, **settings)
@@ -51,12 +63,22 @@ class ScorerServer:
                 return
         pytest.fail(f"`scorer serve` did not start: {self.output()}")
 
+    def serve_command(self, port: int) -> list[str]:
+        return [
+            str(self.executable),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            *self.options,
+        ]
+
     def _start_on(self, port: int) -> bool:
         self.port = port
-        command = [str(SCORER), "serve", "--host", "127.0.0.1", "--port", str(port), *self.options]
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
-                command, env=self.env, stdout=log, stderr=subprocess.STDOUT
+                self.serve_command(port), env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
@@ -73,7 +95,7 @@ class ScorerServer:
     def command(self, *arguments: str) -> subprocess.CompletedProcess:
         """Another `scorer` command on the same instance and settings, e.g. `users add`."""
         return subprocess.run(
-            [str(SCORER), *arguments],
+            [str(self.executable), *arguments],
             env=self.env,
             capture_output=True,
             text=True,
@@ -83,8 +105,9 @@ class ScorerServer:
 
     def run_on(self, port: int) -> subprocess.CompletedProcess:
         """`scorer serve` on `port`, waited for: for a server that is expected not to start."""
-        command = [str(SCORER), "serve", "--host", "127.0.0.1", "--port", str(port), *self.options]
-        return subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            self.serve_command(port), env=self.env, capture_output=True, text=True, timeout=60
+        )
 
     @property
     def url(self) -> str:

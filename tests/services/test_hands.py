@@ -12,6 +12,7 @@ from scorer.extensions import db
 from scorer.models import Game, Hand, HandCount
 from scorer.services import games, hands
 from scorer.services.errors import Conflict, NotFound
+from scorer.services.snapshots import StoredHand
 
 
 def scores(view) -> list[int]:
@@ -512,3 +513,32 @@ def test_the_last_card_played_counts_against_the_deck_when_recording_and_editing
     with pytest.raises(scoring.Rejected):
         hands.edit_hand(session, game.id, 1, with_pile)
     assert games.load_game(session, game.id).hands[0].last_card is None
+
+
+def stored_hand(went_out: int, counts: dict, last_card: str | None = None) -> StoredHand:
+    facts = scoring.Hand(went_out, entry(went_out, counts).counts, last_card)
+    return StoredHand(7, facts, last_card)
+
+
+@pytest.mark.parametrize(
+    ("sent", "same"),
+    [
+        (hands.HandEntry(0, entry(0, {1: 12, 2: ["7", "skip"]}).counts, "draw2"), True),
+        (hands.HandEntry(0, entry(0, {1: 12, 2: ["7", "skip"]}).counts, "blank"), False),
+        (hands.HandEntry(0, entry(0, {1: 12, 2: ["7", "skip"]}).counts, "wild4"), False),
+        (hands.HandEntry(0, entry(0, {1: 12, 2: ["7", "skip"]}).counts), False),
+        (hands.HandEntry(1, entry(1, {0: 12, 2: ["7", "skip"]}).counts, "draw2"), False),
+        (hands.HandEntry(0, entry(0, {1: 13, 2: ["7", "skip"]}).counts, "draw2"), False),
+        # The same points, as a typed total rather than the cards: another hand as stored.
+        (hands.HandEntry(0, entry(0, {1: 12, 2: 27}).counts, "draw2"), False),
+        (hands.HandEntry(0, entry(0, {1: 12}).counts, "draw2"), False),
+    ],
+)
+def test_a_hand_sent_again_is_the_same_only_as_it_would_be_stored(sent, same):
+    assert hands.same_hand(stored_hand(0, {1: 12, 2: ["7", "skip"]}, "draw2"), sent) is same
+
+
+def test_an_unknown_last_card_sent_matches_a_hand_stored_without_one():
+    stored = stored_hand(2, {0: 5, 1: ["wild"]})
+    assert hands.same_hand(stored, hands.HandEntry(2, entry(2, {0: 5, 1: ["wild"]}).counts, "x"))
+    assert hands.same_hand(stored, hands.HandEntry(2, entry(2, {0: 5, 1: ["wild"]}).counts))

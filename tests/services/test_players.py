@@ -1,60 +1,10 @@
-"""The roster: names cleaned, matched ignoring case, one entry per person."""
+"""The roster: one entry per person, matched by name (the name rules are tests/test_names.py)."""
 
-import pytest
 import sqlalchemy as sa
 from factories import make_game, record
 
 from scorer.models import Player
 from scorer.services import players, profiles, standings
-
-
-@pytest.mark.parametrize(
-    ("typed", "stored"),
-    [
-        ("  Ann  ", "Ann"),
-        ("Mary   Jane", "Mary Jane"),
-        ("\tZoë\n", "Zoë"),
-        # "e" followed by a combining acute accent is stored as the single character "é".
-        ("Rene\u0301", "Ren\u00e9"),
-        ("🦄 Uni", "🦄 Uni"),
-    ],
-)
-def test_clean_name_trims_and_normalises(typed, stored):
-    assert players.clean_name(typed) == stored
-
-
-def test_name_key_ignores_case_and_spacing():
-    assert players.name_key(" ANN ") == players.name_key("ann") == "ann"
-    assert players.name_key("Straße") == players.name_key("STRASSE")
-    assert players.name_key("Ann") != players.name_key("Anne")
-
-
-@pytest.mark.parametrize("name", ["", "   ", "\t\n"])
-def test_a_blank_name_is_refused(name):
-    assert players.name_problem(name) == "Type a name."
-
-
-def test_names_are_one_to_forty_characters():
-    assert players.name_problem("A") is None
-    assert players.name_problem("x" * 40) is None
-    # Surrounding spaces are trimmed before the length is checked.
-    assert players.name_problem("  " + "x" * 40 + "  ") is None
-    assert players.name_problem("x" * 41) == "Names are at most 40 characters."
-
-
-@pytest.mark.parametrize("name", ["Ann\x00", "B\x07ob", "\ud800Cat"])
-def test_a_name_with_control_characters_is_refused(name):
-    assert players.name_problem(name) == "Names cannot contain control characters."
-
-
-def test_duplicate_problems_name_each_repeat_ignoring_case():
-    problems = players.duplicate_problems(["Ann", "Bob", "ann ", "Cat", "BOB"])
-    assert [problem.message for problem in problems] == [
-        "ann is already playing.",
-        "BOB is already playing.",
-    ]
-    assert {problem.field for problem in problems} == {"players"}
-    assert players.duplicate_problems(["Ann", "Anne", "Bob"]) == []
 
 
 def test_find_or_add_reuses_roster_entries_ignoring_case(session):

@@ -10,10 +10,10 @@ from factories import make_game, record
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.access import add_user
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
 from scorer.scoring import GameState
 from scorer.services import games
+from scorer.services.accounts import add_user
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ PASSWORD = "correct horse battery"
 def organiser(app: Flask) -> FlaskClient:
     """A signed-in user on a server in owner mode."""
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
         add_user(db.session, "Owner", PASSWORD)
     client = app.test_client()
     signed_in = client.post("/login", data={"name": "Owner", "password": PASSWORD, "next": "/"})

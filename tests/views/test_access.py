@@ -8,9 +8,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
-from scorer.access import add_user, authenticate, issue_token
 from scorer.cli import main
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
+from scorer.services.accounts import add_user, authenticate, issue_token
 
 PASSWORD = "correct horse battery"
 
@@ -26,7 +26,7 @@ def owner(app: Flask) -> str:
 @pytest.fixture(autouse=True)
 def fresh_limits(app: Flask):
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
     yield
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.security import check_password_hash
 
-from scorer import access
-from scorer.access import add_user
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
+from scorer.services.accounts import add_user, authenticate
 
 PASSWORD = "correct horse battery"
 
@@ -17,7 +17,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture(autouse=True)
 def accounts(app: Flask) -> None:
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
         add_user(db.session, "Owner", PASSWORD)
         add_user(db.session, "Helper", PASSWORD)
 
@@ -94,19 +94,19 @@ def test_the_sign_in_limit_counts_each_name_from_each_address(client):
 
 def test_an_unknown_name_checks_a_password_like_a_known_one(app, monkeypatch):
     checked: list[str] = []
-    real_check = access.check_password_hash
+    real_check = check_password_hash
 
     def counting(stored: str, password: str) -> bool:
         checked.append(stored)
         return real_check(stored, password)
 
-    monkeypatch.setattr(access, "check_password_hash", counting)
+    monkeypatch.setattr("scorer.services.accounts.check_password_hash", counting)
     with app.app_context():
-        assert access.authenticate(db.session, "Nobody", PASSWORD) is None
+        assert authenticate(db.session, "Nobody", PASSWORD) is None
         assert len(checked) == 1
         # A hash made the way real passwords are, so the check costs the same.
-        owner = access.authenticate(db.session, "Owner", PASSWORD)
+        owner = authenticate(db.session, "Owner", PASSWORD)
         assert owner is not None
         assert checked[0].split("$")[0] == owner.password_hash.split("$")[0]
-        assert access.authenticate(db.session, "Owner", "wrong password") is None
+        assert authenticate(db.session, "Owner", "wrong password") is None
     assert len(checked) == 3

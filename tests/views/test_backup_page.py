@@ -14,9 +14,9 @@ from document import error_for, parse
 from factories import make_game, record
 from flask import Flask
 
-from scorer.access import add_user
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
 from scorer.services import backup, leagues
+from scorer.services.accounts import add_user
 
 PASSWORD = "correct horse battery"
 FILENAME = re.compile(r'attachment; filename="uno-scorer-\d{4}-\d\d-\d\d(-hands)?\.(json|csv)"')
@@ -25,7 +25,7 @@ FILENAME = re.compile(r'attachment; filename="uno-scorer-\d{4}-\d\d-\d\d(-hands)
 @pytest.fixture(autouse=True)
 def fresh_limits(app: Flask):
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
 
 
 @pytest.fixture

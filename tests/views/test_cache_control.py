@@ -6,10 +6,10 @@ from __future__ import annotations
 import sqlalchemy as sa
 from document import HTMX, parse
 
-from scorer.access import set_password
 from scorer.assets import static_url
 from scorer.extensions import db
 from scorer.models import User
+from scorer.services.accounts import set_password
 
 
 def test_every_page_and_fragment_for_a_signed_in_user_is_no_store(organiser, new_game):

@@ -7,8 +7,8 @@ from document import parse
 from factories import hand_form
 from flask import Flask
 
-from scorer.access import add_user
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
+from scorer.services.accounts import add_user
 
 PASSWORD = "correct horse battery"
 
@@ -16,7 +16,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture
 def owner(app: Flask) -> None:
     with app.app_context():
-        limiter.reset()
+        rate_limiter.reset()
         add_user(db.session, "Owner", PASSWORD)
 
 

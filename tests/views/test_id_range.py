@@ -7,7 +7,7 @@ import re
 import pytest
 from flask import Flask
 
-from scorer.limits import ID_MAX
+from scorer.field_rules import ID_MAX
 from scorer.routing import at_most
 
 TOO_LARGE = (ID_MAX + 1, 2**63, 10**30)

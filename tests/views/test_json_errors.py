@@ -11,8 +11,8 @@ from factories import hand_form
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.access import add_user
 from scorer.extensions import db
+from scorer.services.accounts import add_user
 
 # Past the app's MAX_CONTENT_LENGTH (64 KB).
 TOO_LARGE = "x" * 70_000

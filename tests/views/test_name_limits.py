@@ -10,7 +10,7 @@ from document import error_for, parse
 from factories import make_game
 
 from scorer.extensions import db
-from scorer.limits import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
+from scorer.field_rules import NAME_MAX_LENGTH, TEAM_NAME_MAX_LENGTH
 from scorer.scoring import MAX_PLAYERS, MIN_PLAYERS
 from scorer.services import leagues
 

@@ -18,8 +18,8 @@ from factories import hand_form
 from flask import Flask
 
 from scorer import create_app
-from scorer.access import add_user
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
+from scorer.services.accounts import add_user
 
 SVG = "{http://www.w3.org/2000/svg}"
 FROM_PROXY = {
@@ -152,7 +152,7 @@ def test_signing_in_over_https_through_the_proxy(configured, new_game, rows):
     proxied = configured(TRUSTED_PROXY_HOPS=1, WTF_CSRF_ENABLED=True)
     with proxied.app_context():
         add_user(db.session, "Owner", PASSWORD)
-        limiter.reset()
+        rate_limiter.reset()
     client = proxied.test_client()
     game_id = new_game(["Ann", "Bob"])
 

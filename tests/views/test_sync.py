@@ -10,9 +10,9 @@ from conftest import make_app
 from document import parse
 from factories import hand_form
 
-from scorer.access import add_user
 from scorer.extensions import db
 from scorer.models import Game
+from scorer.services.accounts import add_user
 
 PASSWORD = "correct horse battery"
 

@@ -1,5 +1,5 @@
 """Every name box takes only names a person can see and tell apart: the roster's rename, the league
-forms and the setup page share one rule (scorer.limits), so each says the same words."""
+forms and the setup page share one rule (scorer.field_rules), so each says the same words."""
 
 from __future__ import annotations
 

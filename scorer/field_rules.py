@@ -9,9 +9,10 @@ Pure Python: nothing from Flask, SQLAlchemy or WTForms.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .scoring import MAX_TARGET
+from .scoring import MAX_TARGET, Problem
 
 # Column sizes: a name is stored in a VARCHAR of this many characters.
 NAME_MAX_LENGTH = 40
@@ -179,6 +180,23 @@ PLAYER_NAME = NameRule("Names", NAME_MAX_LENGTH, "Type a name.")
 TEAM_NAME = NameRule("Team names", TEAM_NAME_MAX_LENGTH, None)
 LEAGUE_NAME = NameRule("League names", TEAM_NAME_MAX_LENGTH, "Type a name for the league.")
 USER_NAME = NameRule("User names", NAME_MAX_LENGTH, "Type a user name.")
+
+
+def name_problem(name: str) -> str | None:
+    """Why a player's name cannot be used, or None."""
+    return PLAYER_NAME.problem(name)
+
+
+def duplicate_problems(names: Sequence[str]) -> list[Problem]:
+    """A problem for every name that appears twice (ignoring case) in one game."""
+    seen: set[str] = set()
+    problems = []
+    for name in names:
+        key = name_key(name)
+        if key in seen:
+            problems.append(Problem(f"{clean_name(name)} is already playing.", "players"))
+        seen.add(key)
+    return problems
 
 
 def target_problem(target: object) -> str | None:

@@ -1,14 +1,14 @@
-"""The pad and the pages around it read and fit on a phone: legible notes, rows that say what they
-are, a note after an edit, standings that open on the table, a deck line that follows the choice,
-and nothing of the pad hidden under its docked keys, at 200% zoom too."""
+"""The tally pad read and fitted on a phone: legible notes, rows that say what they are, a note
+after an edit, and nothing of the pad hidden under its docked keys, at 200% zoom and with ten
+players too."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from browser.fit import NARROW, PHONES, assert_no_sideways_scroll
 from browser.schemes import each_scheme
-from browser.targets import MIN_TARGET
 from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
@@ -17,8 +17,6 @@ from scorer.extensions import db
 
 pytestmark = pytest.mark.browser
 
-NARROW = {"width": 360, "height": 640}
-PHONES = [pytest.param({"width": 390, "height": 844}, id="390"), pytest.param(NARROW, id="360")]
 # WCAG 1.4.3: text under 18.66 px bold or 24 px needs 4.5:1 against what is behind it.
 MIN_CONTRAST = 4.5
 
@@ -62,11 +60,6 @@ CONTRAST = """(element, pseudo) => {
 
 def contrast(locator: Locator, pseudo: str | None = None) -> float:
     return locator.evaluate(CONTRAST, pseudo)["ratio"]
-
-
-def assert_no_sideways_scroll(page: Page) -> None:
-    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
-    assert width <= inner, f"{width}px wide in {inner}px"
 
 
 def spoken_name(locator: Locator) -> str:
@@ -159,101 +152,6 @@ def test_an_edit_is_confirmed_and_its_page_has_the_game_pages_top_bar(
     expect(phone.locator("[data-toast]")).to_have_text("Hand 1 updated")
     expect(phone.locator("[data-toast] button")).to_have_count(0)  # an edit has no Undo here
     expect(phone.locator(".standings .side").first.locator(".score")).to_have_text("score 35")
-
-
-@pytest.fixture(scope="module")
-def finished_games(live_app: Flask) -> None:
-    """Three finished games: Bob wins two, Ann one; points and ratings differ."""
-    with live_app.app_context():
-        for winner in (1, 1, 0):
-            game = make_game(db.session, ["Ann", "Bob", "Catherine", "Dan"], target=50)
-            others = [seat for seat in range(4) if seat != winner]
-            record(db.session, game, winner, {others[0]: 30, others[1]: 20, others[2]: 10})
-
-
-# The first line of a cell's text, where it is on the screen.
-TEXT_TOP = """(cell) => {
-  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT, (node) =>
-    node.textContent.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP);
-  const range = document.createRange();
-  range.selectNodeContents(walker.nextNode());
-  return range.getClientRects()[0].bottom;
-}"""
-
-
-@pytest.mark.parametrize("viewport", PHONES)
-def test_standings_on_a_phone_open_on_the_table_ranked_by_games_won(
-    new_phone, live_server: str, finished_games: None, viewport: dict
-):
-    page = new_phone(viewport=viewport)
-    page.goto(f"{live_server}/standings/")
-    # The filter is folded behind the period it shows; the table is on the first screen.
-    summary = page.locator(".filter-box summary")
-    expect(summary).to_have_text("Period: All time")
-    expect(page.locator("#standings-filter .chips")).to_be_hidden()
-    first_row = page.locator(".standings-table tbody tr").first
-    assert first_row.bounding_box()["y"] + first_row.bounding_box()["height"] <= viewport["height"]
-
-    # Games won first, in plain words; every column, points too, without sideways scrolling.
-    expect(page.locator(".standings-table th[aria-sort]")).to_have_text(re.compile(r"^\s*Wins"))
-    expect(page.locator(".standings-table tbody th")).to_have_text(
-        ["Bob", "Ann", "Catherine", "Dan"]
-    )
-    for column in ("name", "games", "wins", "win_rate", "points", "rating"):
-        expect(page.locator(f".standings-table thead .col-{column}")).to_be_visible()
-    assert_no_sideways_scroll(page)
-
-    # A name sits on the line of its figures.
-    for row in page.locator(".standings-table tbody tr").all():
-        name = row.locator("th").evaluate(TEXT_TOP)
-        for cell in ("col-games", "col-wins", "col-points"):
-            assert abs(row.locator(f".{cell}").evaluate(TEXT_TOP) - name) < 2
-
-    # Choosing dates opens the filter, and its summary follows the choice.
-    summary.tap()
-    page.locator("#standings-filter .chip", has_text="This year").tap()
-    expect(summary).to_have_text(re.compile(r"^\s*Period: \d{4}\s*$"))
-    page.goto(f"{live_server}/standings/?period=custom&first=2020-01-01")
-    expect(page.locator(".filter-box")).to_have_attribute("open", "")
-    expect(page.locator("#standings-filter .chips")).to_be_visible()
-
-
-def test_standings_name_search_follows_the_typing_and_keeps_the_rank(
-    phone, live_server: str, finished_games: None
-):
-    phone.goto(f"{live_server}/standings/")
-    phone.locator(".filter-box summary").tap()
-    phone.locator("#standings-search").fill("cath")
-    expect(phone.locator(".standings-table tbody th")).to_have_text(["Catherine"])
-    expect(phone.locator(".standings-table tbody .rank-cell")).to_have_text(["3"])
-    expect(phone.locator(".filter-box summary")).to_contain_text("“cath”")
-    assert "q=cath" in phone.url
-
-
-@pytest.mark.parametrize("viewport", PHONES)
-def test_the_deck_line_follows_the_choice_and_change_looks_like_a_button(
-    new_phone, live_server: str, viewport: dict
-):
-    page = new_phone(viewport=viewport)
-    page.goto(f"{live_server}/games/new")
-    choice = page.locator("details.deck-choice")
-    change = choice.locator(".deck-change")
-    box = change.bounding_box()
-    assert box["height"] >= MIN_TARGET and box["width"] >= MIN_TARGET, box
-    look = change.evaluate(
-        "(node) => { const s = getComputedStyle(node), line = getComputedStyle(node.parentElement);"
-        " return [s.borderTopStyle, s.backgroundColor, line.backgroundColor]; }"
-    )
-    assert look[0] == "solid" and look[1] != look[2], f"'Change' looks like plain text: {look}"
-
-    name = choice.locator("summary strong")
-    change.tap()
-    page.get_by_role("radio", name="Classic: 108 cards, no blanks").check()
-    expect(name).to_have_text("classic 108 cards")
-    page.get_by_role("radio", name="Two decks shuffled together (big tables)").check()
-    expect(name).to_have_text("two classic decks, 216 cards")
-    expect(choice).to_have_attribute("open", "")  # the list stays open for the next choice
-    assert_no_sideways_scroll(page)
 
 
 # Where an element is, and whether its middle, its top and its bottom are on top (not under the

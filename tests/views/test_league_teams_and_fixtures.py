@@ -1,5 +1,6 @@
-"""League fixes: renaming and removing teams, asking before a new player joins, fixture games that
-name their place in the league, and a rematch that goes on to the next fixture."""
+"""A league's teams and fixtures on its pages: renaming and removing teams, asking before a new
+player joins, fixture games that name their place in the league, and a rematch that goes on to the
+next fixture."""
 
 from __future__ import annotations
 

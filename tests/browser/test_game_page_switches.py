@@ -1,4 +1,5 @@
-"""Setup keeps a typed name, the wake lock reads as a setting, the chart toggle looks tappable."""
+"""The game page's two switches on a phone: keeping the screen on reads as a quiet setting that says
+its state, and the chart's toggle looks like a button and says what it will do."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ from scorer.extensions import db
 
 pytestmark = pytest.mark.browser
 
-NARROW = {"width": 360, "height": 640}
-
 
 @pytest.fixture
 def game_id(live_app: Flask) -> int:
@@ -26,14 +25,6 @@ def game_id(live_app: Flask) -> int:
         return game.id
 
 
-def seat(page: Page, live_server: str, names: list[str]) -> None:
-    page.goto(f"{live_server}/games/new")
-    for name in names:
-        page.locator("#new_name").fill(name)
-        page.get_by_role("button", name="Add", exact=True).tap()
-        expect(page.locator(".seat-name", has_text=name)).to_be_visible()
-
-
 def style(locator: Locator, prop: str) -> str:
     return locator.evaluate(f"(node) => getComputedStyle(node).getPropertyValue('{prop}')")
 
@@ -42,30 +33,6 @@ def assert_a_thumb_fits(locator: Locator) -> None:
     box = locator.bounding_box()
     assert box is not None
     assert box["height"] >= MIN_TARGET and box["width"] >= MIN_TARGET, box
-
-
-def assert_no_sideways_scroll(page: Page) -> None:
-    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
-    assert width <= inner, f"{width}px wide in {inner}px"
-
-
-def test_a_name_typed_but_not_added_plays_when_start_is_tapped(phone: Page, live_server: str):
-    seat(phone, live_server, ["Ann", "Bob"])
-    phone.locator("#new_name").fill("Cat")
-    phone.get_by_role("button", name="Start game").tap()
-    phone.wait_for_url(re.compile(r"/games/\d+$"))
-    expect(phone.locator(".standings .player")).to_contain_text(["Ann", "Bob", "Cat"])
-
-
-def test_a_typed_name_that_cannot_play_is_refused_next_to_the_box(phone: Page, live_server: str):
-    seat(phone, live_server, ["Ann", "Bob"])
-    phone.locator("#new_name").fill("ann")
-    phone.get_by_role("button", name="Start game").tap()
-    expect(phone.locator("#new_name-error")).to_have_text("ann is already playing.")
-    assert phone.url == f"{live_server}/games/new"
-    expect(phone.locator(".seat-name")).to_have_count(2)
-    expect(phone.locator("#new_name")).to_have_value("ann")
-    expect(phone.locator("#new_name")).to_be_focused()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -121,22 +88,3 @@ def test_the_chart_toggle_looks_like_a_button_and_says_what_it_will_do(
     phone.keyboard.press("Space")
     expect(toggle).to_have_accessible_name("Show score chart")
     expect(chart).to_be_hidden()
-
-
-def test_nothing_scrolls_sideways_at_360_pixels(
-    new_phone, live_server: str, game_id: int, live_app: Flask
-):
-    page = new_phone(viewport=NARROW)
-    names = [f"Player with a long name {i}"[:40] for i in range(10)]
-    seat(page, live_server, names)
-    page.locator(".choice", has_text="Partners").tap()
-    page.locator(".teams input").first.wait_for()
-    page.locator("#new_name").fill("x" * 40)
-    page.get_by_role("button", name="Start game").tap()
-    expect(page.locator("#new_name-error")).to_be_visible()
-    assert_no_sideways_scroll(page)
-
-    page.goto(f"{live_server}/games/{game_id}")
-    page.locator("#chart summary").tap()
-    expect(page.locator("#chart img")).to_be_visible()
-    assert_no_sideways_scroll(page)
