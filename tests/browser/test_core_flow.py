@@ -68,7 +68,9 @@ def test_four_players_three_hands_an_undo_and_an_edit(phone: Page, start_game, e
     expect(page.locator("#undo-title")).to_have_text("Undo hand 3?")
     expect(page.locator("#undo")).to_contain_text("Cat went out and scored 53.")
     taps(page.get_by_role("button", name="Undo hand 3"))
-    page.wait_for_url(game_url)
+    # Back on the game, with the hand on the pad as it was counted, to be fixed and saved again.
+    page.wait_for_url(re.compile(re.escape(game_url) + r"\?number=3&"))
+    expect(page.locator("#hand-form .went-out input[value='2']")).to_be_checked()
 
     expect(page.locator(".deal-line")).to_have_text("Cat deals hand 3.")
     assert standings(page) == [

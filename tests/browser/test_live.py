@@ -171,7 +171,7 @@ def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
     # An undo on one phone shows on the other as well.
     keeper.get_by_role("link", name="Undo hand 2").tap()
     keeper.get_by_role("button", name="Undo hand 2").tap()
-    keeper.wait_for_url(re.compile(r"/games/\d+$"))
+    keeper.wait_for_url(re.compile(r"/games/\d+\?number=2&"))
     expect(other.locator("#history .hand-head")).to_have_count(1, timeout=WITHIN_MS)
     expect(other.locator(".pad-title")).to_have_text("Record hand 2")
     assert other.evaluate("window.__marker") == "no reload"

@@ -86,8 +86,11 @@ def test_a_game_and_a_hand_with_plain_form_posts(page: Page, live_server: str):
     page.wait_for_url(f"{game_url}?saved=2")
     expect(page.locator(".history .hand")).to_have_count(2)
     page.locator("[data-toast]").get_by_role("button", name="Undo hand 2").tap()
-    page.wait_for_url(game_url)
+    # The hand is back on the pad as it was saved, to be fixed and saved again.
+    page.wait_for_url(re.compile(re.escape(game_url) + r"\?number=2&"))
     expect(page.locator(".history .hand")).to_have_count(1)
+    expect(pad.locator('.tally[data-name="Cat"] [data-points]')).to_have_text("5")
+    expect(pad.locator('.tally[data-name="Dan"] [data-typed]')).to_have_value("6")
     expect(page.locator(".deal-line")).to_have_text("Ann deals hand 2.")
     expect(page.locator("[data-toast]")).to_have_count(0)
 
