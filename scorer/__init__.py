@@ -36,6 +36,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         # How often an open game page asks whether another phone changed the game.
         LIVE_POLL_SECONDS=3,
+        # How often a league night's board reloads itself where it runs no script.
+        BOARD_REFRESH_SECONDS=30,
         # How many of the latest hands the game page lists; the rest are on the game's hands page.
         RECENT_HANDS=10,
         # How many reverse proxies stand in front of the app, whose X-Forwarded-* headers to
@@ -90,9 +92,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(backup.bp)
     # Standings, profiles, leagues and charts (issue 6).
-    from .views import charts, leagues, players, standings
+    from .views import charts, leagues, nights, players, standings
 
-    for blueprint in (players.bp, standings.bp, leagues.bp, charts.bp):
+    for blueprint in (players.bp, standings.bp, leagues.bp, nights.bp, charts.bp):
         app.register_blueprint(blueprint)
     return app
 

@@ -63,7 +63,7 @@ SCORER_LINKS = "scorer_links"
 SCORER_LINKS_KEPT = 20
 # Answers that show a secret whoever asks: a new scorer link's token, and opening one (its token is
 # in the address).
-SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score"})
+SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score", "nights.make_sheet"})
 # The header naming, on a signed-in user's pages, whose page it is (see account_mark).
 ACCOUNT_HEADER = "X-Account"
 # How stale a token's last use may be before a write records it again.
@@ -207,6 +207,20 @@ def issue_scorer_link(session: DbSession, game_id: int) -> str:
         session.execute(delete(ScorerLink).where(ScorerLink.game_id == game_id))
         session.add(ScorerLink(game_id=game_id, digest=_digest(token)))
     return token
+
+
+def issue_scorer_links(session: DbSession, game_ids: list[int]) -> dict[int, str]:
+    """A new scorer link for each of these games at once (a round of a league night), replacing
+    any each had: game id -> token, shown once."""
+    tokens = {game_id: secrets.token_urlsafe(32) for game_id in game_ids}
+    if not tokens:
+        return tokens
+    with in_transaction(session):
+        session.execute(delete(ScorerLink).where(ScorerLink.game_id.in_(list(tokens))))
+        session.add_all(
+            ScorerLink(game_id=game_id, digest=_digest(token)) for game_id, token in tokens.items()
+        )
+    return tokens
 
 
 def revoke_scorer_link(session: DbSession, game_id: int) -> None:
