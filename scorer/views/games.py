@@ -144,6 +144,7 @@ def share(game_id: int) -> str:
         view=view,
         link=_link(game_id),
         loopback=_loopback(request.host),
+        fixture=fixtures.place_of_game(db.session, game_id),
         **_scorer_section(game_id),
     )
 
@@ -192,6 +193,7 @@ def scorer_link(game_id: int) -> tuple[str, int]:
         view=view,
         link=_link(game_id),
         loopback=_loopback(request.host),
+        fixture=fixtures.place_of_game(db.session, game_id),
         **_scorer_section(game_id),
         scorer_url=url,
         scorer_qr=segno.make_qr(url, error="m").svg_data_uri(

@@ -173,3 +173,22 @@ def test_the_sheet_gives_each_table_a_scorer_link_its_qr_code_decodes_to(app, or
         assert read_qr(card.select("img.qr")[0].attrs["src"]) == [link]
         # The link works: a phone that opens it may score that game.
         assert app.test_client().get(link).status_code == 303
+
+
+def test_the_season_page_and_a_fixtures_share_page_link_to_the_board_and_the_sheet(app, client):
+    league_id, number = make_season(app, 4)
+    board = board_path(league_id, number)
+    sheet = f"/leagues/{league_id}/seasons/{number}/rounds/1/sheet"
+    season_page = parse(client.get(f"/leagues/{league_id}/seasons/{number}"))
+    hrefs = {link.attrs["href"] for link in season_page.find_all("a")}
+    assert {board, sheet} <= hrefs
+    client.post(f"/leagues/{league_id}/seasons/{number}/rounds/1/start")
+    game_id = round_games(app, league_id, number, 1)[0]
+    share = parse(client.get(f"/games/{game_id}/share"))
+    assert share.by_id("night-board-link").attrs["href"] == board
+    assert share.by_id("night-sheet-link").attrs["href"] == sheet
+    # Without owners anyone keeps score: the sheet shows each game's own link as a QR code.
+    codes = parse(client.get(sheet)).select(".sheet-table img.qr")
+    assert [read_qr(code.attrs["src"]) for code in codes] == [
+        [f"http://localhost/games/{game}"] for game in round_games(app, league_id, number, 1)
+    ]
