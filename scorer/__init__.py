@@ -92,9 +92,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(backup.bp)
     # Standings, profiles, leagues and charts (issue 6).
-    from .views import charts, leagues, nights, players, standings
+    from .views import charts, leagues, nights, players, standings, table_view
 
-    for blueprint in (players.bp, standings.bp, leagues.bp, nights.bp, charts.bp):
+    for blueprint in (players.bp, standings.bp, leagues.bp, nights.bp, table_view.bp, charts.bp):
         app.register_blueprint(blueprint)
     return app
 

@@ -1,5 +1,6 @@
 """An organiser starts a league night's round from the board and shows its scorer links sheet:
-each table's QR code opens that table's game for scoring, and the board follows what it records."""
+each table's QR code opens that table's game for scoring; the board and the table view (a tablet
+between the players) follow what it records."""
 
 from __future__ import annotations
 
@@ -104,6 +105,31 @@ def test_the_organiser_starts_the_round_and_each_table_scans_its_scorer_link(
             field.fill("10")
     pad.get_by_role("button", name="Save hand").tap()
     expect(table_one.locator(".pad-title")).to_have_text("Record hand 2")
-    expect(organiser.locator(".board-table", has_text="1 hand played")).to_have_count(
-        1, timeout=WITHIN_MS
+    board_table = organiser.locator(".board-table", has_text="1 hand played")
+    expect(board_table).to_have_count(1, timeout=WITHIN_MS)
+
+    # A tablet between the players, from the board's link: the scores in large type, no pad, and
+    # the next hand the phone records shows there without a reload, in portrait and in landscape.
+    table_url = board_table.get_by_role("link", name=re.compile("^Table view")).get_attribute(
+        "href"
     )
+    tablet = new_phone({"width": 800, "height": 1280}, device_scale_factor=2)
+    tablet.goto(f"{live_server}{table_url}")
+    tablet.evaluate("window.__marker = 'no reload'")
+    expect(tablet.locator("#hand-form")).to_have_count(0)
+    expect(tablet.locator("#last-hand")).to_contain_text("Last hand (1)")
+    score = tablet.locator(".table-side-score").first.bounding_box()
+    assert score and score["height"] >= 48
+    assert_accessible(tablet)
+    pad.locator(".went-out .chip").nth(1).tap()
+    for field in pad.locator("input[name$='-points']").all():
+        if field.is_enabled() and field.is_visible():
+            field.fill("5")
+    pad.get_by_role("button", name="Save hand").tap()
+    expect(tablet.locator("#last-hand")).to_contain_text("Last hand (2)", timeout=WITHIN_MS)
+    assert tablet.evaluate("window.__marker") == "no reload"
+    tablet.set_viewport_size({"width": 1280, "height": 800})
+    sides = tablet.locator(".table-side")
+    first, second = sides.nth(0).bounding_box(), sides.nth(1).bounding_box()
+    assert first and second and first["y"] == second["y"]  # side by side in landscape
+    assert_accessible(tablet)
