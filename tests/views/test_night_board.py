@@ -192,3 +192,37 @@ def test_the_season_page_and_a_fixtures_share_page_link_to_the_board_and_the_she
     assert [read_qr(code.attrs["src"]) for code in codes] == [
         [f"http://localhost/games/{game}"] for game in round_games(app, league_id, number, 1)
     ]
+
+
+def test_a_rotation_night_names_the_players_and_counts_the_hands_left(app, client):
+    with app.app_context():
+        league = leagues.create_league(db.session, "Eights", 500, "rotation")
+        names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+        number = leagues.add_rotation_season(db.session, league.id, names).number
+        league_id = league.id
+    client.post(f"/leagues/{league_id}/seasons/{number}/rounds/1/start")
+    first, second = round_games(app, league_id, number, 1)
+    with app.app_context():
+        record(db.session, first, 0, {1: 30, 3: 12})
+    page = parse(client.get(board_path(league_id, number)))
+    table_one = tables_on(page)[0]
+    assert re.search(r"\w+ & \w+ .*42 .*\w+ & \w+ .*0 .*1 hand played · 1 hand left", table_one)
+    assert "to go" not in table_one
+    # Without a script the board reloads itself now and then.
+    assert page.select('noscript meta[http-equiv="refresh"]')
+
+    # Every round played: the season is over, its last results and the players' table stay.
+    with app.app_context():
+        season = leagues.load_season(db.session, league_id, number)
+        fixture_ids = [item.fixture.id for item in season.fixtures]
+    for fixture_id in fixture_ids:
+        with app.app_context():
+            game = leagues.start_fixture(db.session, fixture_id)
+            state = record(db.session, game.id, 0, {1: 5, 3: 5}).state
+            if not state.finished:
+                record(db.session, game.id, 1, {0: 5, 2: 5})
+    over = parse(client.get(board_path(league_id, number)))
+    assert "Season over: every round has been played." in over.text
+    assert "Round 7 results" in over.text
+    assert len(over.select(".league-table tbody tr")) == 8
+    assert over.by_id("start-round") is None and over.by_id("sheet-link") is None
