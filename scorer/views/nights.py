@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import access, qr_codes
 from ..extensions import db
 from ..fragments import wants_fragment
-from ..services import nights
+from ..services import leagues, nights
 from .htmx import see_other
 
 bp = Blueprint("nights", __name__, url_prefix="/leagues/<int:league_id>/seasons/<int:number>")
@@ -92,7 +92,13 @@ def make_sheet(league_id: int, number: int, round_number: int) -> BaseResponse |
     return _sheet(season, round_number, tables, links, scorer=True), 201
 
 
-def _sheet(season, round_number, tables, links, scorer=False) -> str:
+def _sheet(
+    season: leagues.SeasonSnapshot,
+    round_number: int,
+    tables: tuple[nights.BoardTable, ...],
+    links: dict[int, str],
+    scorer: bool = False,
+) -> str:
     return render_template(
         "nights/sheet.html",
         season=season,

@@ -70,6 +70,7 @@ def test_the_board_follows_a_round_from_its_start_to_the_next_round(app, client)
         record(db.session, first, 0, {1: 30, 3: 12})
     page = parse(client.get(path))
     assert "0 of 2 tables finished" in page.text
+    assert page.by_id("start-rest") is None
     table_one, table_two = tables_on(page)
     # Home (P0, as drawn) has 42 after a hand, 58 to go; the dealer has moved on to seat 2.
     assert re.search(
@@ -205,6 +206,7 @@ def test_a_rotation_night_names_the_players_and_counts_the_hands_left(app, clien
     with app.app_context():
         record(db.session, first, 0, {1: 30, 3: 12})
     page = parse(client.get(board_path(league_id, number)))
+    assert page.by_id("start-rest") is None  # every table of the round has started
     table_one = tables_on(page)[0]
     assert re.search(r"\w+ & \w+ .*42 .*\w+ & \w+ .*0 .*1 hand played · 1 hand left", table_one)
     assert "to go" not in table_one
@@ -226,3 +228,17 @@ def test_a_rotation_night_names_the_players_and_counts_the_hands_left(app, clien
     assert "Round 7 results" in over.text
     assert len(over.select(".league-table tbody tr")) == 8
     assert over.by_id("start-round") is None and over.by_id("sheet-link") is None
+
+
+def test_a_table_started_on_its_own_starts_the_round_and_the_others_follow_in_one_post(app, client):
+    league_id, number = make_season(app, 4)
+    with app.app_context():
+        _, tables = nights.round_tables(db.session, league_id, number, 1)
+        leagues.start_fixture(db.session, tables[0].fixture.fixture.id)
+    page = parse(client.get(board_path(league_id, number)))
+    assert "Not started" in tables_on(page)[1]
+    form = page.by_id("start-rest").find_parent("form")
+    assert client.post(form.attrs["action"]).status_code == 303
+    assert all(round_games(app, league_id, number, 1))
+    assert page.by_id("start-rest") is not None
+    assert parse(client.get(board_path(league_id, number))).by_id("start-rest") is None
