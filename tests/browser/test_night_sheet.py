@@ -71,6 +71,13 @@ def test_the_organiser_starts_the_round_and_each_table_scans_its_scorer_link(
     organiser.get_by_role("button", name="Sign in").click()
     organiser.wait_for_url(re.compile(r"/board$"))
     expect(organiser.locator(".board-status")).to_have_text("Round 1 is about to start.")
+    assert_accessible(organiser)
+    # Issuing links is a write: without the form's CSRF token, even a signed-in post is refused.
+    sheet = organiser.locator("#sheet-link").get_attribute("href")
+    forged = organiser.request.post(f"{live_server}{sheet}", max_redirects=0)
+    assert forged.status == 400
+    organiser.reload()
+    expect(organiser.locator(".board-status")).to_have_text("Round 1 is about to start.")
 
     # One tap: the round starts and its sheet shows a QR code per table.
     organiser.get_by_role("button", name="Start round 1 and show the scorer links").click()
