@@ -185,6 +185,8 @@ def test_the_season_page_and_a_fixtures_share_page_link_to_the_board_and_the_she
     assert {board, sheet} <= hrefs
     client.post(f"/leagues/{league_id}/seasons/{number}/rounds/1/start")
     game_id = round_games(app, league_id, number, 1)[0]
+    season_page = parse(client.get(f"/leagues/{league_id}/seasons/{number}"))
+    assert f"/games/{game_id}/table" in {link.attrs["href"] for link in season_page.find_all("a")}
     share = parse(client.get(f"/games/{game_id}/share"))
     assert share.by_id("night-board-link").attrs["href"] == board
     assert share.by_id("night-sheet-link").attrs["href"] == sheet
