@@ -49,6 +49,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         # How often an open game page asks whether another phone changed the game.
         LIVE_POLL_SECONDS=3,
+        # How often a league night's board reloads itself where it runs no script.
+        BOARD_REFRESH_SECONDS=30,
         # How many of the latest hands the game page lists; the rest are on the game's hands page.
         RECENT_HANDS=10,
         # How many reverse proxies stand in front of the app, whose X-Forwarded-* headers to
@@ -93,11 +95,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         hands,
         home,
         leagues,
+        nights,
         players,
         pwa,
         rules,
         standings,
         sync,
+        table_view,
     )
 
     routing.init_app(app)
@@ -125,6 +129,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         players.bp,
         standings.bp,
         leagues.bp,
+        nights.bp,
+        table_view.bp,
         charts.bp,
     )
     for blueprint in blueprints:

@@ -57,7 +57,7 @@ SCORER_LINKS = "scorer_links"
 SCORER_LINKS_KEPT = 20
 # Answers that show a secret whoever asks: a new scorer link's token, and opening one (its token is
 # in the address).
-SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score"})
+SECRET_ENDPOINTS = frozenset({"games.scorer_link", "games.score", "nights.make_sheet"})
 # The header naming, on a signed-in user's pages, whose page it is (see account_mark).
 ACCOUNT_HEADER = "X-Account"
 

@@ -26,6 +26,21 @@ def issue_scorer_link(session: DbSession, game_id: int) -> str:
     return token
 
 
+def issue_scorer_links(session: DbSession, game_ids: list[int]) -> dict[int, str]:
+    """A new scorer link for each of these games at once (a round of a league night), replacing
+    any each had: game id -> token, shown once."""
+    tokens = {game_id: secrets.token_urlsafe(32) for game_id in game_ids}
+    if not tokens:
+        return tokens
+    with in_transaction(session):
+        session.execute(delete(ScorerLink).where(ScorerLink.game_id.in_(list(tokens))))
+        session.add_all(
+            ScorerLink(game_id=game_id, digest=secret_digest(token))
+            for game_id, token in tokens.items()
+        )
+    return tokens
+
+
 def revoke_scorer_link(session: DbSession, game_id: int) -> None:
     """The game's scorer link stops working, for every phone that opened it."""
     with in_transaction(session):

@@ -116,7 +116,7 @@ def live(game_id: int) -> BaseResponse:
     if not wants_fragment():
         return _vary(redirect(url_for("games.show", game_id=game_id), 303))
     version = games.version_of(db.session, game_id)
-    if request.if_none_match.contains_weak(_tag(game_id, version)):
+    if request.if_none_match.contains_weak(live_tag(game_id, version)):
         response = make_response("", 304)
     else:
         view = games.load_game(db.session, game_id)
@@ -126,7 +126,7 @@ def live(game_id: int) -> BaseResponse:
         response = make_response(
             render_template("games/_live.html", view=view, form=form, fixture=fixture)
         )
-    response.set_etag(_tag(game_id, version), weak=True)
+    response.set_etag(live_tag(game_id, version), weak=True)
     # Ask every time: a phone must never be shown an old game from its cache.
     response.cache_control.no_cache = True
     return _vary(response)
@@ -135,10 +135,11 @@ def live(game_id: int) -> BaseResponse:
 @bp.app_template_global()
 def live_etag(game) -> str:
     """The If-None-Match value of a page showing `game` as it is now."""
-    return quote_etag(_tag(game.id, game.version), weak=True)
+    return quote_etag(live_tag(game.id, game.version), weak=True)
 
 
-def _tag(game_id: int, version: int) -> str:
+def live_tag(game_id: int, version: int) -> str:
+    """The validator of what a page shows of a game at this version."""
     return f"game-{game_id}-v{version}"
 
 
@@ -155,6 +156,7 @@ def share(game_id: int) -> str:
         view=view,
         link=_link(game_id),
         loopback=_loopback(request.host),
+        fixture=fixtures.place_of_game(db.session, game_id),
         **_scorer_section(game_id),
     )
 
@@ -203,6 +205,7 @@ def scorer_link(game_id: int) -> tuple[str, int]:
         view=view,
         link=_link(game_id),
         loopback=_loopback(request.host),
+        fixture=fixtures.place_of_game(db.session, game_id),
         **_scorer_section(game_id),
         scorer_url=url,
         scorer_qr=segno.make_qr(url, error="m").svg_data_uri(

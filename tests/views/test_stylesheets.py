@@ -1,4 +1,4 @@
-"""stats.css and setup.css: each linked by exactly the pages it styles, and never by the game page.
+"""Each page stylesheet (stats, setup, board): linked by exactly the pages it styles, not the game.
 
 Every page links app.css; a page adds its own stylesheet through base.html's head block. A page that
 links one without using it makes a phone wait for one more stylesheet; a page that uses it without
@@ -23,9 +23,10 @@ from scorer.services import leagues
 CSS = Path(__file__).resolve().parents[2] / "static" / "css"
 # Routes that answer with something other than a page, or that need a form post first.
 NOT_PAGES = ("static", "api.", "backup.export", "charts.", "games.qr", "games.live", "pwa.manifest")
-NOT_PAGES += ("pwa.service_worker", "games.score")
+NOT_PAGES += ("pwa.service_worker", "games.score", "nights.board_live", "table_view.live")
 # What each kind of id in a route means in the data below.
 IDS = {"game_id": 1, "player_id": 1, "league_id": 1, "number": 1, "mode": "standard"}
+IDS |= {"round_number": 1}
 
 
 # States no markup shows (hover, focus…) and pseudo-elements: the element is styled either way.
@@ -99,6 +100,11 @@ def pages(app) -> list[str]:
             {"/players/", "/players/1", "/standings/", "/leagues/1", "/leagues/1/seasons/1"},
         ),
         ("setup.css", 20, {"/games/new", "/rules/", "/games/1/share"}),
+        (
+            "board.css",
+            20,
+            {"/leagues/1/seasons/1/board", "/leagues/1/seasons/1/rounds/1/sheet", "/games/1/table"},
+        ),
     ],
 )
 def test_a_page_stylesheet_is_linked_by_exactly_the_pages_that_use_it(
