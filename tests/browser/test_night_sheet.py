@@ -17,10 +17,10 @@ from flask import Flask
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from scorer.access import add_user
 from scorer.extensions import db
 from scorer.models import User
 from scorer.services import leagues
+from scorer.services.accounts import add_user
 
 pytestmark = pytest.mark.browser
 
