@@ -7,8 +7,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from browser.schemes import each_scheme
+from browser.fit import assert_fits_and_axe_finds_nothing
 from factories import entry, record
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -18,7 +17,6 @@ from scorer.services import hands, leagues, nights
 
 pytestmark = pytest.mark.browser
 
-AXE = Axe()
 WITHIN_MS = 5_000
 LAPTOP = {"width": 1280, "height": 720}
 TV = {"width": 1920, "height": 1080}
@@ -36,14 +34,6 @@ def make_season(app: Flask, name: str) -> tuple[str, list[int]]:
         _, tables = nights.round_tables(db.session, league.id, season.number, 1)
         games = [table.fixture.fixture.game_id for table in tables]
         return f"/leagues/{league.id}/seasons/{season.number}/board", games
-
-
-def assert_accessible_and_no_sideways_scroll(page: Page) -> None:
-    for scheme in each_scheme(page):
-        results = AXE.run(page)
-        assert not results.violations_count, f"{scheme}:\n{results.generate_report()}"
-    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
-    assert width <= inner
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, TV, PHONE], ids=["1280x720", "1920x1080", "390x844"])
@@ -66,7 +56,7 @@ def test_the_board_follows_each_table_and_moves_on_to_the_next_round(
     table = page.locator('.board-table[data-table="1"]')
     expect(table).to_contain_text("0 hands played")
     expect(page.locator(".board-status")).to_contain_text("0 of 2 tables finished")
-    assert_accessible_and_no_sideways_scroll(page)
+    assert_fits_and_axe_finds_nothing(page)
     if not phone:
         # Large type for a room: a score is at least 40 px high, a name at least 20.
         score = table.locator(".board-score").first.bounding_box()
@@ -103,7 +93,7 @@ def test_the_board_follows_each_table_and_moves_on_to_the_next_round(
     expect(page.locator(".league-table tbody tr")).to_have_count(4)
     expect(page.locator("#next-title")).to_have_text("Round 2 pairings")
     assert page.evaluate("window.__marker") == "no reload"
-    assert_accessible_and_no_sideways_scroll(page)
+    assert_fits_and_axe_finds_nothing(page)
 
     # One tap starts round 2.
     page.get_by_role("button", name="Start round 2").click()

@@ -11,8 +11,7 @@ from io import BytesIO
 import pytest
 import sqlalchemy as sa
 import zxingcpp
-from axe_playwright_python.sync_playwright import Axe
-from browser.schemes import each_scheme
+from browser.fit import assert_fits_and_axe_finds_nothing
 from flask import Flask
 from PIL import Image
 from playwright.sync_api import Page, expect
@@ -24,7 +23,6 @@ from scorer.services.accounts import add_user
 
 pytestmark = pytest.mark.browser
 
-AXE = Axe()
 LAPTOP = {"width": 1280, "height": 720}
 PASSWORD = "correct horse battery"
 WITHIN_MS = 5_000
@@ -53,14 +51,6 @@ def decoded(page: Page) -> list[str]:
     return sorted(code.text for code in zxingcpp.read_barcodes(image))
 
 
-def assert_accessible(page: Page) -> None:
-    for scheme in each_scheme(page):
-        results = AXE.run(page)
-        assert not results.violations_count, f"{scheme}:\n{results.generate_report()}"
-    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
-    assert width <= inner
-
-
 def test_the_organiser_starts_the_round_and_each_table_scans_its_scorer_link(
     new_phone: Callable[..., Page], live_server: str, season: str
 ):
@@ -71,7 +61,7 @@ def test_the_organiser_starts_the_round_and_each_table_scans_its_scorer_link(
     organiser.get_by_role("button", name="Sign in").click()
     organiser.wait_for_url(re.compile(r"/board$"))
     expect(organiser.locator(".board-status")).to_have_text("Round 1 is about to start.")
-    assert_accessible(organiser)
+    assert_fits_and_axe_finds_nothing(organiser)
     # Issuing links is a write: without the form's CSRF token, even a signed-in post is refused.
     sheet = organiser.locator("#sheet-link").get_attribute("href")
     forged = organiser.request.post(f"{live_server}{sheet}", max_redirects=0)
@@ -88,7 +78,7 @@ def test_the_organiser_starts_the_round_and_each_table_scans_its_scorer_link(
     )
     assert all(re.fullmatch(rf"{live_server}/games/\d+/score/[\w-]+", link) for link in links)
     assert decoded(organiser) == links
-    assert_accessible(organiser)
+    assert_fits_and_axe_finds_nothing(organiser)
     # Printed, the sheet is the cards alone: no menu, no buttons.
     organiser.emulate_media(media="print")
     expect(organiser.locator(".topbar")).to_be_hidden()
@@ -127,7 +117,7 @@ def test_the_organiser_starts_the_round_and_each_table_scans_its_scorer_link(
     expect(tablet.locator("#last-hand")).to_contain_text("Last hand (1)")
     score = tablet.locator(".table-side-score").first.bounding_box()
     assert score and score["height"] >= 48
-    assert_accessible(tablet)
+    assert_fits_and_axe_finds_nothing(tablet)
     pad.locator(".went-out .chip").nth(1).tap()
     for field in pad.locator("input[name$='-points']").all():
         if field.is_enabled() and field.is_visible():
@@ -139,4 +129,4 @@ def test_the_organiser_starts_the_round_and_each_table_scans_its_scorer_link(
     sides = tablet.locator(".table-side")
     first, second = sides.nth(0).bounding_box(), sides.nth(1).bounding_box()
     assert first and second and first["y"] == second["y"]  # side by side in landscape
-    assert_accessible(tablet)
+    assert_fits_and_axe_finds_nothing(tablet)
