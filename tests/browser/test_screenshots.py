@@ -17,6 +17,7 @@ from flask import Flask
 from playwright.sync_api import Locator, Page, Route, expect
 
 from scorer.extensions import db
+from scorer.services import leagues, nights
 
 pytestmark = pytest.mark.browser
 
@@ -93,8 +94,36 @@ def test_screenshots_of_the_main_screens(
     page.goto(f"{live_server}/")
     shot("home")
 
+    # A league night's board, on the laptop in the room: three tables of round 1, two under way.
+    with live_app.app_context():
+        league = leagues.create_league(db.session, "Thursday Club", 200).id
+        teams = (("Ann", "Bob"), ("Cat", "Dan"), ("Eve", "Fay"), ("Gus", "Hal"), ("Ivy", "Jon"))
+        for first, second in (*teams, ("Kim", "Lou")):
+            leagues.register_team(db.session, league, first, second)
+        season = leagues.add_season(db.session, league).number
+        nights.start_round(db.session, league, season, 1)
+        _, tables = nights.round_tables(db.session, league, season, 1)
+        first_table, second_table = (table.fixture.fixture.game_id for table in tables[:2])
+        record(db.session, first_table, 0, {1: ["wild", "7"], 3: ["skip", "4"]})
+        record(db.session, first_table, 1, {0: ["9", "2"], 2: ["5"]})
+        record(db.session, second_table, 2, {1: ["draw2"], 3: ["8", "8"]})
+    laptop = new_phone(
+        {"width": 1280, "height": 720}, is_mobile=False, has_touch=False, device_scale_factor=1
+    )
+    laptop.goto(f"{live_server}/leagues/{league}/seasons/{season}/board")
+    expect(laptop.locator(".board-table")).to_have_count(3)
+    laptop.screenshot(path=SHOTS / "board.png", animations="disabled", caret="hide")
+
     written = sorted(path.name for path in SHOTS.glob("*.png"))
-    assert written == ["finished.png", "game.png", "home.png", "pad.png", "setup.png", "share.png"]
+    assert written == [
+        "board.png",
+        "finished.png",
+        "game.png",
+        "home.png",
+        "pad.png",
+        "setup.png",
+        "share.png",
+    ]
     for path in SHOTS.glob("*.png"):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert path.stat().st_size > 10_000
