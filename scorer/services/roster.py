@@ -12,7 +12,7 @@ from sqlalchemy import delete, func, select, update
 from ..database import DbSession
 from ..models import Game, GameResult, LeagueTeam, Player, Seat, utcnow
 from ..scoring import Problem, Rejected
-from . import players, results
+from . import period_totals, players, results
 from .transactions import in_transaction
 
 
@@ -41,6 +41,7 @@ def _rename(session: DbSession, player_id: int, name: str) -> Player:
         )
     player.name = players.clean_name(name)
     player.name_key = key
+    period_totals.renamed(session, player.id, key)
     _bump_games_of(session, player.id)
     return player
 
@@ -108,6 +109,7 @@ def _merge(session: DbSession, keep_id: int, drop_id: int) -> Player:
     session.execute(
         update(GameResult).where(GameResult.player_id == drop.id).values(player_id=keep.id)
     )
+    period_totals.players_changed(session, [keep.id, drop.id])
     # The dropped entry's games now show the kept name.
     _bump_games_of(session, keep.id)
     session.expunge(drop)
