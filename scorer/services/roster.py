@@ -39,10 +39,14 @@ def _rename(session: DbSession, player_id: int, name: str) -> Player:
                 )
             ]
         )
+    # The locks in the order a game's writers take them: its row, then the rating lock, which
+    # every writer of the totals holds. Without it a game finishing meanwhile could write the
+    # player's totals with the old name after this rewrote them.
+    _bump_games_of(session, player.id)
+    results.lock(session)
     player.name = players.clean_name(name)
     player.name_key = key
     period_totals.renamed(session, player.id, key)
-    _bump_games_of(session, player.id)
     return player
 
 
