@@ -97,6 +97,10 @@ def upgrade():
     op.create_index('ix_period_totals_name', 'period_totals', ['period', 'name_key'])
     op.create_index('ix_period_totals_player_id', 'period_totals', ['player_id'])
     op.create_index('ix_period_totals_last_seq', 'period_totals', ['last_seq'])
+    if op.get_bind().dialect.name == 'postgresql':
+        # Statistics now, not when autovacuum comes by: the planner then reads a page of an
+        # index instead of sorting a period it believes small.
+        op.execute('ANALYZE period_totals')
 
 
 def summed(kind):
