@@ -8,12 +8,12 @@ every game after it, in the same transaction.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import update
 
 from ..database import DbSession
 from ..limits import is_id
-from ..models import Game, GameResult, Seat, utcnow
-from . import period_totals, results
+from ..models import Game, utcnow
+from . import results
 from .errors import Conflict, NotFound
 from .transactions import in_transaction, lock_game
 
@@ -44,17 +44,7 @@ def delete_game(session: DbSession, game_id: int) -> None:
     """Delete a game with its hands; standings and ratings are computed again without it."""
     with in_transaction(session):
         game = _locked(session, game_id)
-        stored = session.execute(
-            select(GameResult.seq, GameResult.finished_at)
-            .where(GameResult.game_id == game_id)
-            .limit(1)
-        ).first()
-        seq = stored.seq if stored else None
-        if stored is not None:
-            results.lock(session)
-            session.execute(delete(GameResult).where(GameResult.game_id == game_id))
-            seated = session.scalars(select(Seat.player_id).where(Seat.game_id == game_id))
-            period_totals.games_changed(session, list(seated), [stored.finished_at])
+        seq = results.game_removed(session, game_id)
         # A rematch of this game stays, no longer pointing back at it.
         session.execute(
             update(Game)

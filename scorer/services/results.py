@@ -67,6 +67,24 @@ def game_changed(session: DbSession, view: GameSnapshot, was_finished: bool) -> 
             recompute_from(session, start)
 
 
+def game_removed(session: DbSession, game_id: int) -> int | None:
+    """Take away the results of a game about to be deleted, and its players' totals for the
+    periods it finished in; the seq to re-rate from once it is gone (recompute_from), or None when
+    it had no results. Takes the rating lock; the caller commits."""
+    stored = session.execute(
+        select(GameResult.seq, GameResult.finished_at).where(GameResult.game_id == game_id).limit(1)
+    ).first()
+    if stored is None:
+        return None
+    lock(session)
+    seated = list(
+        session.scalars(select(GameResult.player_id).where(GameResult.game_id == game_id))
+    )
+    session.execute(delete(GameResult).where(GameResult.game_id == game_id))
+    period_totals.games_changed(session, seated, [stored.finished_at])
+    return stored.seq
+
+
 def lock(session: DbSession) -> int:
     """Take the rating lock until the transaction ends; the last seq given out."""
     clock = RatingClock.__table__
@@ -176,12 +194,13 @@ def rate_restored(
     """Number and rate the results of a restore, whose rows were written unnumbered (seq 0) by
     `result_rows`, then derive the totals per period; the caller commits.
 
-    `finishing` is (finished_at, game id) of every finished game restored, in any order: they are
-    rated in the order they finished, RATE_BATCH games read at a time, and `progress` is told
-    after each batch.
+    `finishing` is (finished_at, game id) of every finished game restored, in any order (sorted
+    in place, not copied: a restore of a club holds one per game): they are rated in the order
+    they finished, RATE_BATCH games read at a time, and `progress` is told after each batch.
     """
     lock(session)
-    ordered = sorted(finishing)
+    finishing.sort()
+    ordered = finishing
     table = GameResult.__table__
     for first in range(0, len(ordered), RATE_BATCH):
         session.execute(
