@@ -38,6 +38,10 @@ from ..scoring import periods
 
 # Each kind of period, summed from the results in one statement.
 KINDS = ("all", "year", "month")
+# The result a row's rating is read from. Made once: an alias proxies every column of the table,
+# which took a third of a finishing hand's time when made for each statement.
+_RATED = aliased(GameResult, name="rated")
+_LATEST = aliased(GameResult, name="latest")
 
 
 def rebuild(session: DbSession) -> None:
@@ -126,6 +130,17 @@ def _fill(
     year = extract("year", result.finished_at)
     month = extract("month", result.finished_at)
     groups = {"all": [], "year": [year], "month": [year, month]}[kind]
+    last: ColumnElement[int]
+    if kind == "all":
+        # A player's last game from the (player, seq) index, so that the sums are read from the
+        # covering index alone: a finishing hand then costs the same after years of games.
+        last = (
+            select(func.max(_LATEST.seq))
+            .where(_LATEST.player_id == result.player_id)
+            .scalar_subquery()
+        )
+    else:
+        last = func.max(result.seq)
     sums = select(
         result.player_id.label("player_id"),
         *(column.label(f"part_{number}") for number, column in enumerate(groups)),
@@ -133,7 +148,7 @@ def _fill(
         func.sum(case((result.won, 1), else_=0)).label("wins"),
         func.sum(result.points_won).label("points"),
         func.sum(result.hands_won).label("hands_won"),
-        func.max(result.seq).label("last_seq"),
+        last.label("last_seq"),
     ).group_by(result.player_id, *groups)
     if player_ids is not None:
         sums = sums.where(result.player_id.in_(player_ids))
@@ -147,7 +162,7 @@ def _fill(
         key = cast(totals.c.part_0, Integer) * 100
     else:
         key = cast(totals.c.part_0, Integer) * 100 + cast(totals.c.part_1, Integer)
-    rated = aliased(GameResult, name="rated")
+    rated = _RATED
     rows = (
         select(
             key,

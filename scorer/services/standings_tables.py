@@ -41,6 +41,8 @@ from ..scoring import periods
 from . import pages
 
 DEFAULT_SORT = "rating"
+# The result a league table's rating is read from; made once, as it proxies every column.
+_RATED_RESULT = GameResult.__table__.alias("rated")
 
 
 class Found(NamedTuple):
@@ -350,7 +352,7 @@ def _summed(parts: Parts, sort: str, descending: bool):
         latest = select(func.max(result.seq)).where(result.player_id == totals.c.player_id)
         if parts.rated_before is not None:
             latest = latest.where(result.finished_at < parts.rated_before)
-        rated = GameResult.__table__.alias("rated")
+        rated = _RATED_RESULT
         rated_here = and_(
             rated.c.player_id == totals.c.player_id,
             rated.c.seq == latest.correlate(totals).scalar_subquery(),
