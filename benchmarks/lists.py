@@ -4,20 +4,25 @@ Builds a migrated database (a SQLite file in a scratch folder, or a schema of it
 PostgreSQL server) and fills it in bulk, straight into the tables: 100,000 players; 100,000
 standard games of two to four players, ten hands each, each player seated with the same few
 others again and again, one in 200 still in progress and one in 200 abandoned, the rest finished
-with their results stored; 2,000 leagues. Then ANALYZE, as autovacuum (PostgreSQL) or a
-maintenance run would after a restore.
+with their results stored, and each player's totals per period derived from them as the app
+derives them (period_totals.rebuild); 2,000 leagues. Then VACUUM ANALYZE on PostgreSQL (ANALYZE
+on SQLite), as autovacuum or a maintenance run would after a restore.
 
 Each page and API list is requested in-process through Flask's test client (routing, services,
 queries, templates; no network): the median and the slowest of the runs, the body's size before
 compression, and the number of SQL statements it ran. Pages that are not lists but show one
 (the merge page's choice, a league's names to pick) are measured the same way, and so are the
-standings, a page of a table derived from every result of the period.
+standings: a page of each player's totals kept for all time, a year or a month, and ranges of
+days summed from those and the results at their edges. The games were played from January 2022
+to November 2023, so "this year" is an empty table; a year and a month with games are asked for
+as dates.
 
     .venv/bin/python benchmarks/lists.py [--database sqlite|postgresql://...] [--runs 15]
         [--keep FILE] [--reuse]
 
-With PostgreSQL the data goes into the schema `bench_lists` (made again unless --reuse finds it
-filled); with SQLite --keep FILE keeps the database, and --reuse reads FILE instead of building.
+With PostgreSQL the data goes into the schema `bench_lists`, or --schema NAME (made again unless
+--reuse finds it filled); with SQLite --keep FILE keeps the database, and --reuse reads FILE
+instead of building.
 
 Budget: every page and API list answers within 100 ms median on PostgreSQL and 300 ms on SQLite,
 with a body of at most 200 KB.
@@ -232,7 +237,10 @@ def bulk(connection: sa.Connection, table: str, found: list[dict]) -> None:
 
 def build(engine: sa.Engine) -> float:
     """Fill the database; the seconds it took."""
+    from sqlalchemy.orm import Session
+
     from scorer.field_rules import name_key
+    from scorer.services import period_totals
 
     began = time.perf_counter()
     rng = random.Random(23)
@@ -262,8 +270,15 @@ def build(engine: sa.Engine) -> float:
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                     f"(SELECT max(id) FROM {table}))"
                 )
+        # Each player's totals per period, derived from the results as the app derives them.
+        with Session(bind=connection) as session:
+            period_totals.rebuild(session)
+            session.flush()
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-        connection.exec_driver_sql("ANALYZE")
+        # Autovacuum does both after this many new rows: statistics for the planner, and the
+        # visibility map that lets PostgreSQL answer from an index alone.
+        vacuum = "VACUUM ANALYZE" if connection.dialect.name == "postgresql" else "ANALYZE"
+        connection.exec_driver_sql(vacuum)
     return time.perf_counter() - began
 
 
@@ -311,7 +326,7 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
     """(name, method, url, form, headers): the lists with a budget, then the other pages."""
     from scorer.extensions import db
     from scorer.models import Player
-    from scorer.services import pages
+    from scorer.services import pages, standings
 
     with app.app_context():
         middle = db.session.execute(
@@ -323,7 +338,14 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
         players_cursor = pages.encode("players", list(middle))
         games_cursor = pages.encode("games", [GAMES // 2])
         leagues_cursor = pages.encode("leagues", [f"League {LEAGUES // 2:04d}", LEAGUES // 2])
-        standings_cursor = pages.encode("standings", [PLAYERS * 45 // 100])
+        # The cursor the More link after the first 45 % of the table by name hands out.
+        standings_cursor = standings.standings_page(
+            db.session,
+            standings.period("all"),
+            sort="name",
+            descending=False,
+            size=PLAYERS * 45 // 100,
+        ).next
         playing = pages.playing_page(db.session)
         home_cursor = playing.next
         two = [name for _, name in zip(range(2), names(), strict=False)]
@@ -385,8 +407,10 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
         ("Merge page, search 'ash1'", "GET", "/players/1/merge?q=ash1", None, {}),
         ("A league's page, names offered", "GET", "/leagues/1", None, {}),
     ]
-    # Derived and sorted over everyone who played in the period: summed in the database, a page
-    # of rows back.
+    # Derived and sorted over everyone who played in the period: read from each player's totals
+    # kept per period, a page of rows back. The games were played from January 2022 to November
+    # 2023, so "this year" is empty; a year and a month with games are asked for as dates, and
+    # dates across months are summed from the months' totals and the results at the edges.
     lists += [
         ("Standings, all time by wins", "GET", "/standings/", None, {}),
         ("Standings, all time by rating", "GET", "/standings/?sort=rating", None, {}),
@@ -398,13 +422,45 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
             htmx,
         ),
         ("Standings, search 'fen1'", "GET", "/standings/?q=fen1", None, {}),
+        ("Standings, search with no match", "GET", "/standings/?q=zzz", None, {}),
+        ("Standings, fewest games first", "GET", "/standings/?sort=games&order=asc", None, {}),
         ("Standings, this year", "GET", "/standings/?period=year", None, {}),
+        (
+            "Standings, 2023 (a year, as dates)",
+            "GET",
+            "/standings/?period=custom&first=2023-01-01&last=2023-12-31",
+            None,
+            {},
+        ),
+        (
+            "Standings, March 2023 (a month, as dates)",
+            "GET",
+            "/standings/?period=custom&first=2023-03-01&last=2023-03-31",
+            None,
+            {},
+        ),
+        (
+            "Standings, 15 Mar 2022 to 10 Jun 2023",
+            "GET",
+            "/standings/?period=custom&first=2022-03-15&last=2023-06-10",
+            None,
+            {},
+        ),
+        (
+            "Standings, 15 to 25 March 2023",
+            "GET",
+            "/standings/?period=custom&first=2023-03-15&last=2023-03-25",
+            None,
+            {},
+        ),
     ]
     others: list[tuple] = []
     return lists, others
 
 
-def engine_for(database: str, folder: Path, keep: Path | None) -> tuple[str, str]:
+def engine_for(
+    database: str, folder: Path, keep: Path | None, schema: str = SCHEMA
+) -> tuple[str, str]:
     """The URL to use and the dialect's name; a PostgreSQL schema of our own."""
     if database == "sqlite":
         path = keep or folder / "scorer.sqlite"
@@ -412,18 +468,18 @@ def engine_for(database: str, folder: Path, keep: Path | None) -> tuple[str, str
     server = database.replace("postgresql://", "postgresql+psycopg://", 1)
     admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
     with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{SCHEMA}"')
+        connection.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
     admin.dispose()
     separator = "&" if "?" in server else "?"
-    return f"{server}{separator}options=-csearch_path%3D{SCHEMA}", "postgresql"
+    return f"{server}{separator}options=-csearch_path%3D{schema}", "postgresql"
 
 
-def drop_schema(url: str) -> None:
+def drop_schema(url: str, schema: str = SCHEMA) -> None:
     server = url.split("?")[0]
     admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
     with admin.connect() as connection:
-        connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{SCHEMA}" CASCADE')
-        connection.exec_driver_sql(f'CREATE SCHEMA "{SCHEMA}"')
+        connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
     admin.dispose()
 
 
@@ -443,6 +499,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--keep", type=Path, help="SQLite: keep the database in this file")
     parser.add_argument("--reuse", action="store_true", help="use the data already there")
+    parser.add_argument("--schema", default=SCHEMA, help="PostgreSQL: the schema to fill")
     parser.add_argument("--scale", type=float, default=1.0, help="a share of the sizes, to try")
     options = parser.parse_args()
     global PLAYERS, GAMES, LEAGUES
@@ -458,9 +515,9 @@ def main() -> int:
 
     print_machine()
     with tempfile.TemporaryDirectory(prefix="lists-bench-") as folder:
-        url, dialect = engine_for(options.database, Path(folder), options.keep)
+        url, dialect = engine_for(options.database, Path(folder), options.keep, options.schema)
         if dialect == "postgresql" and not options.reuse:
-            drop_schema(url)
+            drop_schema(url, options.schema)
         if dialect == "sqlite" and options.keep and options.keep.exists() and not options.reuse:
             options.keep.unlink()
         app = create_app(

@@ -224,6 +224,71 @@ class GameResult(Model):
     change: Mapped[float]
 
 
+# The standings' orders: (column, descending). Each is read a page at a time from an index in
+# that order, ties going to the better rated, then by name (services.standings).
+STANDINGS_ORDERS = (
+    ("games", True),
+    ("games", False),
+    ("wins", True),
+    ("wins", False),
+    ("win_rate", True),
+    ("win_rate", False),
+    ("points", True),
+    ("points", False),
+    ("rating", True),
+    ("rating", False),
+)
+
+
+class PeriodTotal(Model):
+    """One player's totals over one period (all time, a year, a month: scoring.periods), and their
+    rating after their last game in it.
+
+    Derived from game_results and rewritten with them, in the same transaction
+    (services.period_totals), so a standings page reads a page of an index instead of summing
+    every result. The name's key is copied here so that ties sort by name within the index.
+    """
+
+    __tablename__ = "period_totals"
+    __table_args__ = (
+        Index("ix_period_totals_name", "period", "name_key"),
+        Index("ix_period_totals_player_id", "player_id"),
+        Index("ix_period_totals_last_seq", "last_seq"),
+    )
+
+    period: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH * 3))
+    games: Mapped[int]
+    wins: Mapped[int]
+    win_rate: Mapped[float]
+    points: Mapped[int]
+    hands_won: Mapped[int]
+    # The seq of the player's last game in the period: the result the rating is read from.
+    last_seq: Mapped[int]
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    change: Mapped[float]
+    # mu − 3·sigma, stored to be sorted by.
+    rating: Mapped[float]
+
+
+def _standings_index(column: str, descending: bool) -> Index:
+    """The index a page of the standings is read from in this order: the column, then the better
+    rated, then the name (as services.standings sorts)."""
+    table = PeriodTotal.__table__
+    first = table.c[column].desc() if descending else table.c[column]
+    leading = [first] if column == "rating" else [first, table.c.rating.desc()]
+    name = f"ix_period_totals_{column}_{'desc' if descending else 'asc'}"
+    return Index(name, table.c.period, *leading, table.c.name_key)
+
+
+for _column, _descending in STANDINGS_ORDERS:
+    _standings_index(_column, _descending)
+
+
 class RatingClock(Model):
     """A single row: the last rating sequence number given out, and the lock for rating changes."""
 

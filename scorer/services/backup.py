@@ -34,7 +34,7 @@ from types import SimpleNamespace as Row
 from typing import IO, Any
 
 import ijson  # type: ignore[import-untyped]
-from sqlalchemy import bindparam, func, insert, select, text, update
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -50,13 +50,11 @@ from ..models import (
     League,
     LeagueTeam,
     Player,
-    RatingClock,
     Season,
     Seat,
     Team,
     utcnow,
 )
-from ..scoring import ratings
 from . import backup_format as form
 from . import results
 from .backup_format import FORMAT, VERSION
@@ -149,8 +147,6 @@ def stored_counts(session: DbSession) -> dict[str, int]:
 # Rows written at once: big enough that a statement's cost is spread, small enough that a batch of
 # games with their hands and counts stays a few megabytes however big the file.
 BATCH = 500
-# Games finished before this one whose rating starts a batch of ratings read at once.
-RATE_BATCH = 5_000
 
 # Told the counts so far, the section being read and the share of the file read in this pass.
 Progress = Callable[[dict[str, int], str, float], None]
@@ -585,7 +581,7 @@ class _Restore:
             if state.finished:
                 self.finishing.append((game.finished_at, game.id))
                 # seq is given once every game is in, in the order they finished.
-                rows += results._rows(game, state, 0)
+                rows += results.result_rows(game, state, 0)
         if rows:
             session.execute(insert(GameResult.__table__), rows)
         self.counts["games"] += len(batch)
@@ -624,42 +620,8 @@ class _Restore:
     # same transaction, so the restore is all there or not at all.
 
     def _rate(self) -> None:
-        session = self.session
-        results.lock(session)
-        self.finishing.sort()
-        for start in range(0, len(self.finishing), RATE_BATCH):
-            session.execute(
-                update(GameResult.__table__)
-                .where(GameResult.__table__.c.game_id == bindparam("game"))
-                .values(seq=bindparam("given")),
-                [
-                    {"game": game_id, "given": seq}
-                    for seq, (_, game_id) in enumerate(
-                        self.finishing[start : start + RATE_BATCH], start + 1
-                    )
-                ],
-            )
-        last = len(self.finishing)
-        self.finishing = []
-        clock = RatingClock.__table__
-        session.execute(update(clock).where(clock.c.id == results.CLOCK_ID).values(last_seq=last))
-        current: dict[int, ratings.Rating] = {}
-        for start in range(1, last + 1, RATE_BATCH):
-            found = session.execute(
-                select(
-                    GameResult.id,
-                    GameResult.seq,
-                    GameResult.player_id,
-                    GameResult.side,
-                    GameResult.place,
-                )
-                .where(GameResult.seq >= start, GameResult.seq < start + RATE_BATCH)
-                .order_by(GameResult.seq, GameResult.side, GameResult.id)
-            ).all()
-            updates = results.rate_in_order(current, found)
-            if updates:
-                session.execute(update(GameResult), updates)
-            self._tell("ratings")
+        finishing, self.finishing = self.finishing, []
+        results.rate_restored(self.session, finishing, lambda: self._tell("ratings"))
 
 
 def _game_row(entry: form.GameEntry, game: Any) -> dict[str, Any]:

@@ -8,11 +8,11 @@ every game after it, in the same transaction.
 
 from __future__ import annotations
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import update
 
 from ..database import DbSession
 from ..field_rules import is_id
-from ..models import Game, GameResult, utcnow
+from ..models import Game, utcnow
 from . import results
 from .errors import Conflict, NotFound
 from .transactions import in_transaction, lock_game
@@ -44,10 +44,7 @@ def delete_game(session: DbSession, game_id: int) -> None:
     """Delete a game with its hands; standings and ratings are computed again without it."""
     with in_transaction(session):
         game = _locked(session, game_id)
-        seq = session.scalar(select(GameResult.seq).where(GameResult.game_id == game_id).limit(1))
-        if seq is not None:
-            results.lock(session)
-            session.execute(delete(GameResult).where(GameResult.game_id == game_id))
+        seq = results.game_removed(session, game_id)
         # A rematch of this game stays, no longer pointing back at it.
         session.execute(
             update(Game)

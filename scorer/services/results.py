@@ -4,26 +4,31 @@ When a game finishes, every player's part in it (place, points, hands won) is wr
 game_results in the same transaction as the hand that ended it, and ratings are brought up to date.
 Editing or undoing a hand of a finished game rewrites its results and recomputes every rating from
 that game on, in the order games finished (`seq`). Rating changes take the one-row rating clock's
-lock first, so two games finishing at once are rated one after the other.
+lock first, so two games finishing at once are rated one after the other. Each player's totals per
+period (services.period_totals), derived from the results, are rewritten with them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import selectinload
 
 from .. import scoring
 from ..database import DbSession
 from ..models import Game, GameResult, RatingClock, Seat
 from ..scoring import ratings, standings
+from . import period_totals
 from .snapshots import GameSnapshot, rules_of, stored_hands
 from .transactions import in_transaction, lock_rating_clock
 
 CLOCK_ID = 1
+# Games a restore rates from one read of their results: memory holds a batch, not the backup.
+RATE_BATCH = 5_000
 
 
 def game_changed(session: DbSession, view: GameSnapshot, was_finished: bool) -> None:
@@ -39,21 +44,45 @@ def game_changed(session: DbSession, view: GameSnapshot, was_finished: bool) -> 
     # not flush them early, outside the caller's handling of a hand saved twice.
     with session.no_autoflush:
         last_seq = lock(session)
-        old_seq = session.scalar(
-            select(GameResult.seq).where(GameResult.game_id == game.id).limit(1)
-        )
-        if old_seq is not None:
+        old = session.execute(
+            select(GameResult.seq, GameResult.finished_at)
+            .where(GameResult.game_id == game.id)
+            .limit(1)
+        ).first()
+        old_seq = old.seq if old else None
+        if old is not None:
             session.execute(delete(GameResult).where(GameResult.game_id == game.id))
         start = old_seq
+        moments = [old.finished_at] if old else []
         if view.state.finished:
             seq = old_seq
             if seq is None:
                 seq = last_seq + 1
                 _set_clock(session, seq)
-            session.execute(insert(GameResult), _rows(game, view.state, seq))
+            session.execute(insert(GameResult), result_rows(game, view.state, seq))
             start = seq if start is None else min(start, seq)
+            moments.append(game.finished_at)
+        period_totals.games_changed(session, [seat.player_id for seat in game.seats], moments)
         if start is not None:
             recompute_from(session, start)
+
+
+def game_removed(session: DbSession, game_id: int) -> int | None:
+    """Take away the results of a game about to be deleted, and its players' totals for the
+    periods it finished in; the seq to re-rate from once it is gone (recompute_from), or None when
+    it had no results. Takes the rating lock; the caller commits."""
+    stored = session.execute(
+        select(GameResult.seq, GameResult.finished_at).where(GameResult.game_id == game_id).limit(1)
+    ).first()
+    if stored is None:
+        return None
+    lock(session)
+    seated = list(
+        session.scalars(select(GameResult.player_id).where(GameResult.game_id == game_id))
+    )
+    session.execute(delete(GameResult).where(GameResult.game_id == game_id))
+    period_totals.games_changed(session, seated, [stored.finished_at])
+    return stored.seq
 
 
 def lock(session: DbSession) -> int:
@@ -67,10 +96,16 @@ def lock(session: DbSession) -> int:
 
 
 def recompute_from(session: DbSession, start: int) -> None:
-    """Rate every stored game with seq >= `start` again, from the ratings just before it.
+    """Rate every stored game with seq >= `start` again, from the ratings just before it, and
+    copy the new ratings to the players' totals per period.
 
     The caller holds the rating lock and commits.
     """
+    _rate_from(session, start)
+    period_totals.rerated_from(session, start)
+
+
+def _rate_from(session: DbSession, start: int) -> None:
     before = (
         select(GameResult.player_id, func.max(GameResult.seq).label("seq"))
         .where(GameResult.seq < start)
@@ -142,12 +177,61 @@ def _rebuild_all(session: DbSession) -> int:
         state = scoring.replay(rules_of(game), facts, check=False)
         if state.finished:
             seq += 1
-            rows += _rows(game, state, seq)
+            rows += result_rows(game, state, seq)
     if rows:
         session.execute(insert(GameResult), rows)
     _set_clock(session, seq)
-    recompute_from(session, 1)
+    _rate_from(session, 1)
+    period_totals.rebuild(session)
     return seq
+
+
+def rate_restored(
+    session: DbSession,
+    finishing: list[tuple[datetime, int]],
+    progress: Callable[[], None] = lambda: None,
+) -> None:
+    """Number and rate the results of a restore, whose rows were written unnumbered (seq 0) by
+    `result_rows`, then derive the totals per period; the caller commits.
+
+    `finishing` is (finished_at, game id) of every finished game restored, in any order (sorted
+    in place, not copied: a restore of a club holds one per game): they are rated in the order
+    they finished, RATE_BATCH games read at a time, and `progress` is told after each batch.
+    """
+    lock(session)
+    finishing.sort()
+    ordered = finishing
+    table = GameResult.__table__
+    for first in range(0, len(ordered), RATE_BATCH):
+        session.execute(
+            update(table)
+            .where(table.c.game_id == bindparam("game"))
+            .values(seq=bindparam("given")),
+            [
+                {"game": game_id, "given": seq}
+                for seq, (_, game_id) in enumerate(ordered[first : first + RATE_BATCH], first + 1)
+            ],
+        )
+    last = len(ordered)
+    _set_clock(session, last)
+    current: dict[int, ratings.Rating] = {}
+    for first in range(1, last + 1, RATE_BATCH):
+        found = session.execute(
+            select(
+                GameResult.id,
+                GameResult.seq,
+                GameResult.player_id,
+                GameResult.side,
+                GameResult.place,
+            )
+            .where(GameResult.seq >= first, GameResult.seq < first + RATE_BATCH)
+            .order_by(GameResult.seq, GameResult.side, GameResult.id)
+        ).all()
+        updates = rate_in_order(current, found)
+        if updates:
+            session.execute(update(GameResult), updates)
+        progress()
+    period_totals.rebuild(session)
 
 
 def players_games_from(session: DbSession, player_ids: Iterable[int]) -> int | None:
@@ -162,7 +246,8 @@ def _set_clock(session: DbSession, seq: int) -> None:
     session.execute(update(clock).where(clock.c.id == CLOCK_ID).values(last_seq=seq))
 
 
-def _rows(game: Game, state, seq: int) -> list[dict]:
+def result_rows(game: Game, state, seq: int) -> list[dict]:
+    """The game_results rows of a finished game (`state` its replay), unrated, numbered `seq`."""
     players = [seat.player_id for seat in sorted(game.seats, key=_position)]
     return [
         {

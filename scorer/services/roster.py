@@ -13,7 +13,7 @@ from ..database import DbSession
 from ..field_rules import clean_name, name_key, name_problem
 from ..models import Game, GameResult, LeagueTeam, Player, Seat, utcnow
 from ..scoring import Problem, Rejected
-from . import players, results
+from . import period_totals, players, results
 from .transactions import in_transaction
 
 
@@ -40,9 +40,14 @@ def _rename(session: DbSession, player_id: int, name: str) -> Player:
                 )
             ]
         )
+    # The locks in the order a game's writers take them: its row, then the rating lock, which
+    # every writer of the totals holds. Without it a game finishing meanwhile could write the
+    # player's totals with the old name after this rewrote them.
+    _bump_games_of(session, player.id)
+    results.lock(session)
     player.name = clean_name(name)
     player.name_key = key
-    _bump_games_of(session, player.id)
+    period_totals.renamed(session, player.id, key)
     return player
 
 
@@ -109,6 +114,7 @@ def _merge(session: DbSession, keep_id: int, drop_id: int) -> Player:
     session.execute(
         update(GameResult).where(GameResult.player_id == drop.id).values(player_id=keep.id)
     )
+    period_totals.players_changed(session, [keep.id, drop.id])
     # The dropped entry's games now show the kept name.
     _bump_games_of(session, keep.id)
     session.expunge(drop)

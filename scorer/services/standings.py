@@ -1,7 +1,8 @@
 """Standings over a period, optionally one league: games, wins, points and rating per player.
 
-Everything comes from the stored results (game_results) in a fixed number of aggregate queries,
-however many games were played. Periods are in UTC, as the games' times are stored.
+Everything comes from the stored results (game_results), and each player's totals kept from them
+per period (period_totals), in a fixed number of queries however many games were played. Periods
+are in UTC, as the games' times are stored.
 """
 
 from __future__ import annotations
@@ -9,17 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import NamedTuple
 
-from sqlalchemy import Float, Select, Subquery, case, cast, func, select
-from sqlalchemy.orm import aliased
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy import select
 
 from ..database import DbSession
-from ..models import Fixture, GameResult, League, Player, Season, utcnow
+from ..models import League, utcnow
 from ..scoring.ratings import Rating
 from ..scoring.standings import WinRate
 from . import pages
+from . import standings_tables as tables
 
 PERIODS = {"month": "This month", "year": "This year", "all": "All time", "custom": "Dates"}
 
@@ -65,6 +65,11 @@ def period(
     return Period("all", None, None)
 
 
+class LeagueChoice(NamedTuple):
+    id: int
+    name: str
+
+
 @dataclass(frozen=True)
 class Row(WinRate):
     player_id: int
@@ -88,9 +93,11 @@ SORTS: dict[str, tuple[str, Callable[[Row], float | str]]] = {
     "points": ("Points", lambda row: row.points),
     "rating": ("Rating", lambda row: row.rating if row.rating is not None else float("-inf")),
 }
-DEFAULT_SORT = "rating"
+DEFAULT_SORT = tables.DEFAULT_SORT
 # Rows a page of the table shows before its More link.
 PAGE_SIZE = 50
+# A page holding every row: the whole table at once, for lists already in hand.
+WHOLE_TABLE = 1_000_000_000
 
 
 def standings(session: DbSession, span: Period, league_id: int | None = None) -> list[Row]:
@@ -99,8 +106,7 @@ def standings(session: DbSession, span: Period, league_id: int | None = None) ->
     The rating is the one the player had after their last game before the period ended, counting
     every game (ratings are not per league).
     """
-    table = _table(span, league_id, DEFAULT_SORT, descending=True)
-    return [_row(found) for found in session.execute(select(table).order_by(table.c.position))]
+    return standings_page(session, span, league_id, DEFAULT_SORT, True, size=WHOLE_TABLE).items
 
 
 def standings_page(
@@ -113,28 +119,23 @@ def standings_page(
     cursor: str | None = None,
     size: int | None = None,
 ) -> pages.Page[Row]:
-    """A page of the table in the order asked for, in one statement whatever the club's size.
+    """A page of the table in the order asked for; each row keeps its place in the whole table,
+    also when `search` keeps only the names that contain it.
 
-    The table is derived (summed per player from the stored results, sorted by any column), so
-    it is summed, sorted and ranked in the database and only the page's rows come back. Each row
-    keeps its place in the whole table, also when `search` keeps only the names that contain it.
     A page follows the last place shown, from an opaque cursor: a game finished between two pages
-    can move players across that place, as it moves them in the table.
+    can move players across that place, as it moves them in the table. What a page costs:
+    services.standings_tables.
     """
     size = size or PAGE_SIZE
-    table = _table(span, league_id, sort, descending)
-    query = select(table).order_by(table.c.position).limit(size + 1)
     key = pages.search_key(search)
-    if key:
-        escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        query = query.where(table.c.name_key.like(f"%{escaped}%", escape="\\"))
-    if cursor:
-        (last,) = pages.decode("standings", cursor, (int,))
-        query = query.where(table.c.position > last)
-    found = [_row(row) for row in session.execute(query)]
-    shown = found[:size]
-    after = pages.encode("standings", [shown[-1].position]) if len(found) > size else None
-    return pages.Page(shown, after)
+    source = tables.source(session, span.start, span.end, league_id)
+    if source is None:
+        return pages.Page([], None)
+    if isinstance(source, int):
+        found = tables.kept_page(session, source, sort, descending, key, cursor, size)
+    else:
+        found = tables.summed_page(session, source, sort, descending, key, cursor, size)
+    return pages.Page([_row(row) for row in found.items], found.next)
 
 
 def sort_rows(rows: list[Row], key: str, descending: bool) -> list[Row]:
@@ -148,106 +149,23 @@ def sort_rows(rows: list[Row], key: str, descending: bool) -> list[Row]:
     return sorted(by_rating, key=column, reverse=descending)
 
 
-def _row(found) -> Row:
+def _row(found: tables.Found) -> Row:
     return Row(
         found.player_id,
         found.name,
         found.games,
-        int(found.wins or 0),
-        int(found.points or 0),
-        int(found.hands_won or 0),
+        found.wins,
+        found.points,
+        found.hands_won,
         Rating(found.mu, found.sigma).ordinal,
         found.change,
         found.position,
     )
 
 
-def _table(span: Period, league_id: int | None, sort: str, descending: bool) -> Subquery:
-    """The whole table as rows with their place in the order asked for, to page and filter."""
-    # Summed in one pass over the period's results, a row per player, with the player's last
-    # game in it: the rating order (seq) follows the order games finished, and has no ties.
-    totals = (
-        _within(
-            select(
-                GameResult.player_id.label("player_id"),
-                func.count().label("games"),
-                func.sum(case((GameResult.won, 1), else_=0)).label("wins"),
-                func.sum(GameResult.points_won).label("points"),
-                func.sum(GameResult.hands_won).label("hands_won"),
-                func.max(GameResult.seq).label("last"),
-            ).group_by(GameResult.player_id),
-            span,
-            league_id,
-        )
-        .cte("totals")
-        .prefix_with("MATERIALIZED")
-    )
-    # The rating after the last game before the period's end. Without a league that game is the
-    # player's last in the period; a league's table counts its own games but rates by every game.
-    last: ColumnElement[Any] = totals.c.last
-    if league_id is not None:
-        latest = (
-            select(func.max(GameResult.seq))
-            .where(GameResult.player_id == totals.c.player_id)
-            .correlate(totals)
-        )
-        if span.end is not None:
-            latest = latest.where(GameResult.finished_at < span.end)
-        last = latest.scalar_subquery()
-    rated = aliased(GameResult, name="rated")
-    rating = rated.mu - 3 * rated.sigma
-    win_rate = cast(totals.c.wins, Float) / totals.c.games
-    column = {
-        "name": Player.name_key,
-        "games": totals.c.games,
-        "wins": totals.c.wins,
-        "win_rate": win_rate,
-        "points": totals.c.points,
-        "rating": rating,
-    }.get(sort, rating)
-    # As sort_rows: the column, then the better rated, then by name; the id settles the rest.
-    order = [
-        column.desc() if descending else column.asc(),
-        rating.desc(),
-        Player.name_key,
-        Player.id,
+def leagues(session: DbSession) -> list[LeagueChoice]:
+    """Leagues to filter by, by name: plain rows, as a club may have thousands."""
+    return [
+        LeagueChoice(*row)
+        for row in session.execute(select(League.id, League.name).order_by(League.name, League.id))
     ]
-    return (
-        select(
-            totals.c.player_id,
-            Player.name,
-            Player.name_key,
-            totals.c.games,
-            totals.c.wins,
-            totals.c.points,
-            totals.c.hands_won,
-            rated.mu,
-            rated.sigma,
-            rated.change,
-            func.row_number().over(order_by=order).label("position"),
-        )
-        .select_from(totals)
-        .join(rated, (rated.player_id == totals.c.player_id) & (rated.seq == last))
-        .join(Player, Player.id == totals.c.player_id)
-        .subquery("standings")
-    )
-
-
-def leagues(session: DbSession) -> list[League]:
-    """Leagues to filter by, by name."""
-    return list(session.scalars(select(League).order_by(League.name, League.id)))
-
-
-def _within(query: Select, span: Period, league_id: int | None) -> Select:
-    if span.start is not None:
-        query = query.where(GameResult.finished_at >= span.start)
-    if span.end is not None:
-        query = query.where(GameResult.finished_at < span.end)
-    if league_id is not None:
-        league_games = (
-            select(Fixture.game_id)
-            .join(Season, Season.id == Fixture.season_id)
-            .where(Season.league_id == league_id, Fixture.game_id.is_not(None))
-        )
-        query = query.where(GameResult.game_id.in_(league_games))
-    return query

@@ -16,7 +16,7 @@ from factories import NAMES, make_game, record
 from scorer import scoring
 from scorer.cli import main
 from scorer.extensions import db
-from scorer.models import Game, GameResult, Player
+from scorer.models import Game, GameResult, PeriodTotal, Player
 from scorer.services import backup, cleanup, games, hands, leagues, players, roster, standings
 from scorer.services.backup import BackupError
 from scorer.services.backup_format import Backup
@@ -151,6 +151,13 @@ def derived(session, league_id: int) -> dict:
             )
         ),
         "standings": standings.standings(session, everyone),
+        # Each player's totals per period, read by the standings (last_seq: as seq, above).
+        "period totals": sorted(
+            tuple(row)
+            for row in session.execute(
+                sa.select(*(c for c in PeriodTotal.__table__.columns if c.name != "last_seq"))
+            )
+        ),
         "league standings": standings.standings(session, everyone, league_id),
         "league table": season.table,
         "fixtures": [(view.fixture.id, view.state, view.result) for view in season.fixtures],
@@ -228,6 +235,7 @@ def test_leagues_archived_players_and_everything_derived_come_back(app, other_ap
     assert (len(eights["teams"]), len(eights["seasons"][0]["fixtures"])) == (28, 14)
     assert [player["name"] for player in data["players"] if player["archived_at"]] == ["Lou"]
     assert before["league table"][0].played == 1 and "Lou" not in before["roster"]
+    assert len(before["period totals"]) > len(before["standings"])
 
     with other_app.app_context():
         counts = {"players": 15, "games": 7, "hands": 11, "leagues": 2}
@@ -576,6 +584,7 @@ HELD = {
 LEFT_OUT: dict[str, str] = {
     "game_results": "derived from the hands; import_all rebuilds them (results.rebuild_all)",
     "rating_clock": "derived: the last rating sequence number, set again by rebuild_all",
+    "period_totals": "derived from the results; import_all derives them again with the results",
     "users": "server accounts, not score data: a restore goes into a server whose owner already"
     " exists or is added after",
     "api_tokens": "secrets of the server's accounts (see users), never to be copied around",

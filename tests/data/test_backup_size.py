@@ -12,7 +12,7 @@ from conftest import close, make_app
 
 from scorer import cli
 from scorer.cli import main
-from scorer.services import backup
+from scorer.services import backup, results
 
 CREATED = "2024-05-01T10:00:00+00:00"
 
@@ -85,7 +85,7 @@ def peak_of_import(databases, tmp_path: Path, name: str, games: int) -> int:
 def test_the_memory_an_import_takes_does_not_grow_with_the_file(databases, tmp_path, monkeypatch):
     # Small batches, so a few hundred games span many of them, as a club's 100,000 would.
     monkeypatch.setattr(backup, "BATCH", 20)
-    monkeypatch.setattr(backup, "RATE_BATCH", 50)
+    monkeypatch.setattr(results, "RATE_BATCH", 50)
     peak_of_import(databases, tmp_path, "warm", 50)  # statements compiled, modules loaded
     small = peak_of_import(databases, tmp_path, "small", 200)
     big = peak_of_import(databases, tmp_path, "big", 800)

@@ -146,8 +146,17 @@ def test_upgrading_from_the_first_migration_keeps_every_row_and_rates_finished_g
             query = "SELECT game_id, player_id, seq, place, score FROM game_results ORDER BY id"
             results = connection.execute(sa.text(query)).all()
             clock = connection.execute(sa.text("SELECT last_seq FROM rating_clock")).all()
+            totals = connection.execute(
+                sa.text("SELECT period, player_id, games, wins, points FROM period_totals")
+            ).all()
         # Only the finished game is rated: Ann won with 120, Bjørn has nothing.
         assert [tuple(row) for row in results] == [(1, 1, 1, 1, 120), (1, 2, 1, 2, 0)]
+        # Their totals for all time, 2026 and March 2026 come with the results.
+        assert sorted(tuple(row) for row in totals) == [
+            (period, player, 1, int(player == 1), 120 if player == 1 else 0)
+            for period in (0, 202600, 202603)
+            for player in (1, 2)
+        ]
         assert clock == [(1,)]
         finished, playing = games.load_game(db.session, 1), games.load_game(db.session, 2)
         assert finished.names == ("Ann", "Bjørn") and finished.winner.seats == (0,)

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from factories import make_game, record
 
 from scorer.models import Game, GameResult
-from scorer.services import pages, profiles, results, roster, standings
+from scorer.services import pages, period_totals, profiles, results, roster, standings
 from scorer.services.standings import Period, period, sort_rows
 
 
@@ -19,11 +19,13 @@ def rows_of(session, span: Period | None = None, league: int | None = None) -> d
 
 
 def finished_on(session, game_id: int, moment: datetime) -> None:
-    """Move a finished game to another day, as if it had been played then."""
+    """Move a finished game to another day, as if it had been played then: its results, and the
+    totals per period derived from them."""
     session.execute(sa.update(Game).where(Game.id == game_id).values(finished_at=moment))
     session.execute(
         sa.update(GameResult).where(GameResult.game_id == game_id).values(finished_at=moment)
     )
+    period_totals.rebuild(session)
     session.commit()
 
 
