@@ -72,7 +72,7 @@ class SqliteTemplate:
 
 
 class PostgresSchema:
-    """A PostgreSQL schema migrated once and emptied for each test.
+    """A PostgreSQL schema migrated once, emptied for each test that gets a database of its own.
 
     Emptying deletes every row and restarts every id sequence in one round trip, without waiting
     for the disk (these rows are thrown away anyway): about 15 ms, where a TRUNCATE of the tables
@@ -227,7 +227,7 @@ class SharedApp:
         if self.restart_sequences:
             connection.exec_driver_sql(self.restart_sequences)
         # Flask-SQLAlchemy offers no other way to bind the app's sessions to one connection.
-        self.engines[None] = connection  # type: ignore[index]
+        self.engines[None] = connection
         try:
             with self.app.app_context():
                 # Counted per app in memory: one test's sign-ins must not use up the next one's.
@@ -238,7 +238,7 @@ class SharedApp:
                 # Kept by game id and version: the next test may make a game with the same id.
                 snapshots.forget_all(db.session)
                 db.session.remove()
-            self.engines[None] = self.engine  # type: ignore[index]
+            self.engines[None] = self.engine
             transaction.rollback()
             connection.close()
             self.app.config.clear()
