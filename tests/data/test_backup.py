@@ -610,6 +610,7 @@ def test_a_backup_holds_every_column_of_every_table():
 # The commands
 
 
+@pytest.mark.fresh_database
 def test_scorer_export_then_import_restores_everything(app, other_app, tmp_path):
     with app.app_context():
         fill(db.session)

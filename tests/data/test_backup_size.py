@@ -8,6 +8,7 @@ import json
 import tracemalloc
 from pathlib import Path
 
+import pytest
 from conftest import close, make_app
 
 from scorer import cli
@@ -119,6 +120,7 @@ def test_a_terminal_sees_the_counts_on_one_line_rewritten_in_place(session, tmp_
     assert updates[-1] == ""  # the line is cleared for what the command says next
 
 
+@pytest.mark.fresh_database
 def test_a_pipe_or_a_log_sees_no_progress_line(app, tmp_path):
     path = tmp_path / "backup.json"
     write_backup(path, 5)

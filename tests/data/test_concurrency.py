@@ -22,6 +22,9 @@ from scorer.extensions import db
 from scorer.models import Game, Hand, HandCount, Player
 from scorer.services import games
 
+# Threads on connections of their own race each other: they need commits that are real.
+pytestmark = pytest.mark.fresh_database
+
 PHONES = 20
 ROUNDS = 6
 

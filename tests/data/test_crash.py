@@ -29,6 +29,9 @@ from scorer import create_app
 from scorer.extensions import db
 from scorer.models import Hand, HandCount
 
+# On PostgreSQL the server process works on the `app` fixture's database: it must really be there.
+pytestmark = pytest.mark.fresh_database
+
 PLAYERS = ("Ann", "Bob", "Cat", "Dan")
 PHONES = 3
 ACKNOWLEDGED_BEFORE_KILL = 20

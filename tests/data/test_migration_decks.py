@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import flask_migrate
+import pytest
 import sqlalchemy as sa
 
 from scorer.extensions import db
 from scorer.services import games
+
+# The migrations run on the database itself, step by step, outside any test transaction.
+pytestmark = pytest.mark.fresh_database
 
 INSERT = sa.text(
     "INSERT INTO games (mode, target, first_dealer, created_at, updated_at, version)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import flask_migrate
+import pytest
 import sqlalchemy as sa
 from factories import make_game, record
 from sqlalchemy.dialects import sqlite
@@ -10,6 +11,9 @@ from sqlalchemy.dialects import sqlite
 from scorer.extensions import db
 from scorer.services import games, leagues
 from scorer.services.accounts import add_user, issue_token
+
+# The migrations run on the database itself, step by step, outside any test transaction.
+pytestmark = pytest.mark.fresh_database
 
 PASSWORD = "correct horse battery"
 # The tables whose ids leave the server, and the columns this migration adds or drops.

@@ -17,6 +17,9 @@ from scorer.cli import bring_database_up_to_date, main
 from scorer.extensions import db
 from scorer.services import games
 
+# The migrations run on the database itself, step by step, outside any test transaction.
+pytestmark = pytest.mark.fresh_database
+
 VERSIONS = Path(__file__).parents[2] / "scorer" / "migrations" / "versions"
 
 FIRST = "0001"

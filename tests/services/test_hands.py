@@ -322,6 +322,7 @@ def test_a_view_of_another_game_is_not_used(session):
     assert stored_hands(session, game.id) == [(1, 0)] and stored_hands(session, other.id) == []
 
 
+@pytest.mark.fresh_database
 def test_concurrent_saves_of_one_hand_store_exactly_one(app, session, monkeypatch):
     game_id = make_game(session, 2).id
     session.commit()

@@ -167,6 +167,7 @@ def test_rebuild_all_from_nothing_gives_what_the_games_gave(session):
     assert_same_ratings(ratings(session), rated)
 
 
+@pytest.mark.fresh_database
 def test_the_upgrade_path_rates_games_finished_before_the_results_tables(app):
     with app.app_context():
         session = db.session

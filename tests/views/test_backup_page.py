@@ -184,6 +184,7 @@ def test_a_backup_larger_than_a_form_may_be_is_restored(app, client, rows):
     assert rows("players") == 1500
 
 
+@pytest.mark.fresh_database
 def test_a_file_too_big_for_a_backup_is_refused(app, rows):
     # Small sizes: the test client keeps a larger upload in a temporary file it never closes.
     small = make_app(app.config["SQLALCHEMY_DATABASE_URI"], BACKUP_MAX_CONTENT_LENGTH=100 * 1024)
