@@ -19,7 +19,7 @@ from flask import Flask
 from flask_migrate import upgrade
 
 from scorer import create_app, with_driver
-from scorer.extensions import db, limiter
+from scorer.extensions import db, rate_limiter
 from scorer.services import snapshots
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
@@ -231,7 +231,7 @@ class SharedApp:
         try:
             with self.app.app_context():
                 # Counted per app in memory: one test's sign-ins must not use up the next one's.
-                limiter.reset()
+                rate_limiter.reset()
             yield self.app
         finally:
             with self.app.app_context():
