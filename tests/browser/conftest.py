@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import make_app
+from factories import make_game, record
 from flask import Flask, got_request_exception
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
 from waitress import create_server, wasyncore
@@ -256,3 +257,12 @@ def enter_hand() -> Callable[..., None]:
                 tap(pad.locator(f'.keys [data-card="{key}"]'))
 
     return enter
+
+
+@pytest.fixture
+def game_with_a_chart(live_app: Flask) -> int:
+    """A game with one hand recorded, so it has a chart."""
+    with live_app.app_context():
+        game = make_game(db.session, ["Ann", "Bob", "Cat"])
+        record(db.session, game, 0, {1: ["7", "skip"], 2: ["wild"]})
+        return game.id

@@ -7,22 +7,9 @@ import re
 
 import pytest
 from browser.targets import MIN_TARGET
-from factories import make_game, record
-from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 
-from scorer.extensions import db
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def game_id(live_app: Flask) -> int:
-    """A game with one hand recorded, so it has a chart."""
-    with live_app.app_context():
-        game = make_game(db.session, ["Ann", "Bob", "Cat"])
-        record(db.session, game, 0, {1: ["7", "skip"], 2: ["wild"]})
-        return game.id
 
 
 def style(locator: Locator, prop: str) -> str:
@@ -37,10 +24,10 @@ def assert_a_thumb_fits(locator: Locator) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_keep_screen_on_is_a_quiet_switch_that_says_its_state(
-    new_phone, live_server: str, game_id: int, scheme: str
+    new_phone, live_server: str, game_with_a_chart: int, scheme: str
 ):
     page = new_phone(color_scheme=scheme)
-    page.goto(f"{live_server}/games/{game_id}")
+    page.goto(f"{live_server}/games/{game_with_a_chart}")
     toggle = page.locator("[data-wake-lock]")
     expect(toggle).to_have_attribute("aria-pressed", "true")
     expect(toggle).to_have_text(re.compile(r"^\s*Keep screen on\s+On\s*$"), use_inner_text=True)
@@ -61,9 +48,9 @@ def test_keep_screen_on_is_a_quiet_switch_that_says_its_state(
 
 
 def test_the_chart_toggle_looks_like_a_button_and_says_what_it_will_do(
-    phone: Page, live_server: str, game_id: int
+    phone: Page, live_server: str, game_with_a_chart: int
 ):
-    phone.goto(f"{live_server}/games/{game_id}")
+    phone.goto(f"{live_server}/games/{game_with_a_chart}")
     toggle = phone.locator("#chart summary")
     chart = phone.locator("#chart img")
     expect(toggle).to_have_accessible_name("Show score chart")

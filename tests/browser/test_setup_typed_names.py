@@ -7,22 +7,10 @@ import re
 
 import pytest
 from browser.fit import NARROW, assert_no_sideways_scroll
-from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Page, expect
 
-from scorer.extensions import db
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def game_id(live_app: Flask) -> int:
-    """A game with one hand recorded, so it has a chart."""
-    with live_app.app_context():
-        game = make_game(db.session, ["Ann", "Bob", "Cat"])
-        record(db.session, game, 0, {1: ["7", "skip"], 2: ["wild"]})
-        return game.id
 
 
 def seat(page: Page, live_server: str, names: list[str]) -> None:
@@ -53,7 +41,7 @@ def test_a_typed_name_that_cannot_play_is_refused_next_to_the_box(phone: Page, l
 
 
 def test_nothing_scrolls_sideways_at_360_pixels(
-    new_phone, live_server: str, game_id: int, live_app: Flask
+    new_phone, live_server: str, game_with_a_chart: int, live_app: Flask
 ):
     page = new_phone(viewport=NARROW)
     names = [f"Player with a long name {i}"[:40] for i in range(10)]
@@ -65,7 +53,7 @@ def test_nothing_scrolls_sideways_at_360_pixels(
     expect(page.locator("#new_name-error")).to_be_visible()
     assert_no_sideways_scroll(page)
 
-    page.goto(f"{live_server}/games/{game_id}")
+    page.goto(f"{live_server}/games/{game_with_a_chart}")
     page.locator("#chart summary").tap()
     expect(page.locator("#chart img")).to_be_visible()
     assert_no_sideways_scroll(page)
