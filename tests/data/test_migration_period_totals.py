@@ -6,11 +6,16 @@ from __future__ import annotations
 from datetime import datetime
 
 import flask_migrate
+import pytest
 import sqlalchemy as sa
 from factories import entry, make_game, record
 
 from scorer.extensions import db
 from scorer.services import games, hands, standings
+
+# The migrations run on a database of their own: under a shared app's rolled-back transaction
+# Alembic would find no engine to migrate.
+pytestmark = pytest.mark.fresh_database
 
 BEFORE = "0010_list_indexes"
 

@@ -18,7 +18,7 @@ from PIL import Image
 from views.test_budgets import headers_size, queries_for
 
 from scorer.extensions import db
-from scorer.services import leagues, nights
+from scorer.services import cleanup, leagues, nights
 
 IDLE_POLL_BUDGET = 1024
 
@@ -244,3 +244,20 @@ def test_a_table_started_on_its_own_starts_the_round_and_the_others_follow_in_on
     assert all(round_games(app, league_id, number, 1))
     assert page.by_id("start-rest") is not None
     assert parse(client.get(board_path(league_id, number))).by_id("start-rest") is None
+
+
+def test_a_table_set_aside_says_so_and_the_round_waits_for_it(app, client):
+    league_id, number = make_season(app, 4)
+    client.post(f"/leagues/{league_id}/seasons/{number}/rounds/1/start")
+    first, second = round_games(app, league_id, number, 1)
+    with app.app_context():
+        record(db.session, first, 0, {1: 30, 3: 12})
+        cleanup.abandon_game(db.session, first)
+    finish(app, second)
+    page = parse(client.get(board_path(league_id, number)))
+    set_aside, finished = tables_on(page)
+    assert "Set aside after 1 hand" in set_aside and "deals" not in set_aside
+    assert "Finished" in finished
+    # No result for the table set aside: the round is still the one on the board.
+    assert "1 of 2 tables finished" in page.text
+    assert "round 1" in page.find("h1").text
