@@ -226,12 +226,15 @@ def test_using_ours_makes_it_an_edit_of_their_hand(
 
 
 @contextmanager
-def before_answering(live_app: Flask, act: Callable[[], None]) -> Iterator[set[str]]:
-    """While a path is in the set, the server does `act` before it answers a GET of it."""
+def before_answering(
+    live_app: Flask, act: Callable[[], None], methods: tuple[str, ...] = ("GET",)
+) -> Iterator[set[str]]:
+    """While a path is in the set, the server does `act` before it answers a request of it by
+    one of `methods`."""
     paths: set[str] = set()
 
     def before(_sender, **_extra) -> None:
-        if request.method == "GET" and request.path in paths:
+        if request.method in methods and request.path in paths:
             act()
 
     request_started.connect(before, live_app)
@@ -255,8 +258,8 @@ def _unavailable() -> None:
 @pytest.fixture
 def refused_paths(live_app: Flask) -> Iterator[set[str]]:
     """Paths the server answers with 503 while they are in the set, as a scorer that is down
-    behind its proxy would."""
-    with before_answering(live_app, _unavailable) as down:
+    behind its proxy would: a page, or a hand sent to it."""
+    with before_answering(live_app, _unavailable, methods=("GET", "POST")) as down:
         yield down
 
 
