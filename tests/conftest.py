@@ -55,16 +55,31 @@ def pytest_configure(config: pytest.Config) -> None:
     db.session.session_factory.configure(join_transaction_mode="create_savepoint")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if SECOND_APP_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.fresh_database)
+    # What does not depend on the database (the service worker, static files) runs once.
+    once = [
+        item
+        for item in items
+        if item.get_closest_marker("any_database") and _on(item) not in (None, "sqlite")
+    ]
+    if once:
+        config.hook.pytest_deselected(items=once)
+        items[:] = [item for item in items if item not in once]
 
     def rank(item: pytest.Item) -> int:
         folder = item.path.parent.name
         return SLOWEST_FIRST.index(folder) if folder in SLOWEST_FIRST else len(SLOWEST_FIRST)
 
     items.sort(key=rank)
+
+
+def _on(item: pytest.Item) -> str | None:
+    """The backend a test runs on, if it runs on one."""
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("backend") if callspec else None
 
 
 @pytest.fixture(scope="session")

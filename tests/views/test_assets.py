@@ -17,6 +17,9 @@ from scorer import assets
 from scorer.assets import served_body
 from scorer.bundles import join_modules
 
+# The service worker, static files and pages as sent: the same on any database.
+pytestmark = pytest.mark.any_database
+
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
 

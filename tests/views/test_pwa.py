@@ -15,6 +15,9 @@ import brotli
 import pytest
 from document import parse
 
+# The service worker, static files and pages as sent: the same on any database.
+pytestmark = pytest.mark.any_database
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

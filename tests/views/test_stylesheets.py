@@ -20,6 +20,9 @@ from flask import url_for
 from scorer.extensions import db
 from scorer.services import leagues
 
+# The service worker, static files and pages as sent: the same on any database.
+pytestmark = pytest.mark.any_database
+
 CSS = Path(__file__).resolve().parents[2] / "static" / "css"
 # Routes that answer with something other than a page, or that need a form post first.
 NOT_PAGES = ("static", "api.", "backup.export", "charts.", "games.qr", "games.live", "pwa.manifest")
