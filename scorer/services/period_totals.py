@@ -153,7 +153,7 @@ def _fill(
     if player_ids is not None:
         sums = sums.where(result.player_id.in_(player_ids))
     if spans:
-        sums = sums.where(or_(*(_within(start, end) for start, end in spans)))
+        sums = sums.where(or_(*(finished_within(start, end) for start, end in spans)))
     totals = sums.subquery("totals")
     key: ColumnElement[int]
     if kind == "all":
@@ -201,7 +201,8 @@ def _fill(
     session.execute(insert(PeriodTotal).from_select(columns, rows))
 
 
-def _within(start: datetime | None, end: datetime | None) -> ColumnElement[bool]:
+def finished_within(start: datetime | None, end: datetime | None) -> ColumnElement[bool]:
+    """Results of games finished from `start` up to `end` (either open when None)."""
     conditions = []
     if start is not None:
         conditions.append(GameResult.finished_at >= start)

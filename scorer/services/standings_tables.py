@@ -29,7 +29,6 @@ from sqlalchemy import (
     not_,
     or_,
     select,
-    true,
     union_all,
 )
 from sqlalchemy.sql.elements import ColumnElement
@@ -38,7 +37,7 @@ from sqlalchemy.sql.expression import FromClause
 from ..database import DbSession
 from ..models import Fixture, GameResult, PeriodTotal, Player, Season
 from ..scoring import periods
-from . import pages
+from . import pages, period_totals
 
 DEFAULT_SORT = "rating"
 # The result a league table's rating is read from; made once, as it proxies every column.
@@ -321,7 +320,7 @@ def _summed(parts: Parts, sort: str, descending: bool):
                 result.change.label("change"),
             )
             .join(Player, Player.id == result.player_id)
-            .where(or_(*(_within(start, end) for start, end in parts.edges)))
+            .where(or_(*(period_totals.finished_within(start, end) for start, end in parts.edges)))
         )
         if parts.league_id is not None:
             edges = edges.where(result.game_id.in_(_league_games(parts.league_id)))
@@ -389,15 +388,6 @@ def _summed(parts: Parts, sort: str, descending: bool):
         .join(rated, rated_here)
         .subquery("standings")
     )
-
-
-def _within(start: datetime | None, end: datetime | None) -> ColumnElement[bool]:
-    conditions = []
-    if start is not None:
-        conditions.append(GameResult.finished_at >= start)
-    if end is not None:
-        conditions.append(GameResult.finished_at < end)
-    return and_(*conditions) if conditions else true()
 
 
 def _league_games(league_id: int) -> Select:
