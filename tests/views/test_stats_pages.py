@@ -94,6 +94,18 @@ def test_standings_answers_htmx_with_the_table_only(client, club):
     assert "HX-Request" in response.headers["Vary"]
 
 
+def test_a_sort_made_in_place_stays_when_the_period_changes(client, club):
+    # Sorting swaps the table alone; the filter's sort fields come with it, so the filter (a
+    # change of period) posts the order the table shows.
+    page = parse(client.get("/standings/"))
+    assert page.by_id("sort-fields").find("input", name="sort").attrs["value"] == "wins"
+    sorted_by_name = parse(client.get("/standings/?sort=name&order=asc", headers=HTMX))
+    fields = sorted_by_name.by_id("sort-fields")
+    assert fields.attrs["hx-swap-oob"] == "true"
+    assert fields.find("input", name="sort").attrs["value"] == "name"
+    assert fields.find("input", name="order").attrs["value"] == "asc"
+
+
 def test_bad_standings_arguments_fall_back_instead_of_failing(client, club):
     for query in ("period=decade", "first=yesterday&period=custom", "sort=drop", "league=abc"):
         assert client.get(f"/standings/?{query}").status_code == 200
