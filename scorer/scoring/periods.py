@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 ALL_TIME = 0
+# The kinds of period, each kept for every player who played in one.
+KINDS = ("all", "year", "month")
 
 
 def year_key(year: int) -> int:
@@ -26,6 +28,13 @@ def month_key(year: int, month: int) -> int:
 def keys_of(moment: datetime) -> tuple[int, int, int]:
     """The periods a game finished at `moment` counts in: all time, its year, its month."""
     return ALL_TIME, year_key(moment.year), month_key(moment.year, moment.month)
+
+
+def kind(key: int) -> str:
+    """Which of KINDS the period `key` is."""
+    if key == ALL_TIME:
+        return "all"
+    return "year" if key % 100 == 0 else "month"
 
 
 def bounds(key: int) -> tuple[datetime | None, datetime | None]:

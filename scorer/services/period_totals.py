@@ -36,8 +36,6 @@ from ..database import DbSession
 from ..models import GameResult, PeriodTotal, Player
 from ..scoring import periods
 
-# Each kind of period, summed from the results in one statement.
-KINDS = ("all", "year", "month")
 # The result a row's rating is read from. Made once: an alias proxies every column of the table,
 # which took a third of a finishing hand's time when made for each statement.
 _RATED = aliased(GameResult, name="rated")
@@ -48,7 +46,7 @@ def rebuild(session: DbSession) -> None:
     """Throw every row away and derive them all again from the stored results; the caller
     commits."""
     session.execute(delete(PeriodTotal))
-    for kind in KINDS:
+    for kind in periods.KINDS:
         _fill(session, kind)
 
 
@@ -66,8 +64,8 @@ def games_changed(
     session.execute(
         delete(PeriodTotal).where(PeriodTotal.player_id.in_(ids), PeriodTotal.period.in_(keys))
     )
-    for kind in KINDS:
-        spans = [periods.bounds(key) for key in keys if _kind_of(key) == kind]
+    for kind in periods.KINDS:
+        spans = [periods.bounds(key) for key in keys if periods.kind(key) == kind]
         if spans:
             _fill(session, kind, ids, spans)
 
@@ -78,7 +76,7 @@ def players_changed(session: DbSession, player_ids: Collection[int]) -> None:
     if not ids:
         return
     session.execute(delete(PeriodTotal).where(PeriodTotal.player_id.in_(ids)))
-    for kind in KINDS:
+    for kind in periods.KINDS:
         _fill(session, kind, ids)
 
 
@@ -110,12 +108,6 @@ def renamed(session: DbSession, player_id: int, name_key: str) -> None:
         .values(name_key=name_key)
         .execution_options(synchronize_session=False)
     )
-
-
-def _kind_of(key: int) -> str:
-    if key == periods.ALL_TIME:
-        return "all"
-    return "year" if key % 100 == 0 else "month"
 
 
 def _fill(

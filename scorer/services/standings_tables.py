@@ -59,6 +59,23 @@ class Found(NamedTuple):
     position: int
 
 
+def _found(row: Any, position: int) -> Found:
+    """A row read with its player's name, at its place. Sums come back as the database's own
+    numbers (PostgreSQL's are decimals), so they are made whole numbers here."""
+    return Found(
+        row.player_id,
+        row.name,
+        row.games,
+        int(row.wins),
+        int(row.points),
+        int(row.hands_won),
+        row.mu,
+        row.sigma,
+        row.change,
+        position,
+    )
+
+
 @dataclass(frozen=True)
 class Parts:
     """What a table is summed from: whole kept periods, and stretches of results (a league's
@@ -163,22 +180,7 @@ def kept_page(
             kind, [positions[-1], *(getattr(shown[-1], column.key) for column, _ in order)]
         )
     return pages.Page(
-        [
-            Found(
-                row.player_id,
-                row.name,
-                row.games,
-                row.wins,
-                row.points,
-                row.hands_won,
-                row.mu,
-                row.sigma,
-                row.change,
-                position,
-            )
-            for row, position in zip(shown, positions, strict=True)
-        ],
-        after,
+        [_found(row, position) for row, position in zip(shown, positions, strict=True)], after
     )
 
 
@@ -265,24 +267,7 @@ def summed_page(
     ).all()
     shown = rows[:size]
     after = pages.encode("standings", [shown[-1].position]) if len(rows) > size else None
-    return pages.Page(
-        [
-            Found(
-                row.player_id,
-                row.name,
-                row.games,
-                int(row.wins),
-                int(row.points),
-                int(row.hands_won),
-                row.mu,
-                row.sigma,
-                row.change,
-                row.position,
-            )
-            for row in shown
-        ],
-        after,
-    )
+    return pages.Page([_found(row, row.position) for row in shown], after)
 
 
 def _summed(parts: Parts, sort: str, descending: bool):

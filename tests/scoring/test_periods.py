@@ -7,7 +7,16 @@ from datetime import datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer.scoring.periods import ALL_TIME, Layout, bounds, keys_of, layout, month_key, year_key
+from scorer.scoring.periods import (
+    ALL_TIME,
+    Layout,
+    bounds,
+    keys_of,
+    kind,
+    layout,
+    month_key,
+    year_key,
+)
 
 
 def test_a_moment_counts_in_all_time_its_year_and_its_month():
@@ -21,6 +30,10 @@ def test_the_kinds_of_period_never_share_a_key():
     years = {year_key(year) for year in range(1, 10_000)}
     months = {month_key(year, month) for year in range(1, 10_000) for month in range(1, 13)}
     assert not years & months and ALL_TIME not in years | months
+    # And each key says which kind it is.
+    assert kind(ALL_TIME) == "all"
+    assert {kind(key) for key in years} == {"year"}
+    assert {kind(key) for key in months} == {"month"}
 
 
 def test_a_range_is_whole_years_then_whole_months_then_its_edges():
