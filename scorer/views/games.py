@@ -14,11 +14,10 @@ from .. import access
 from ..extensions import db
 from ..forms.games import LENGTH_HINTS, MODE_HINTS, MODE_LABELS, TARGET_PRESETS, SetupForm
 from ..forms.hands import HandForm
-from ..fragments import wants_fragment
 from ..scoring import MAX_BLANK_VALUE, MAX_HANDS, Rejected, head_to_head
 from ..services import cleanup, fixtures, games, newcomers, pages, scorer_links
 from ..services.snapshots import GameSnapshot
-from .htmx import render, see_other
+from .htmx import poll_answer, render, see_other
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 # The scoreboard of an individual game includes games/_head_to_head.html, which tabulates this.
@@ -113,23 +112,20 @@ def _hand_in_address(view: GameSnapshot) -> MultiDict | None:
 @bp.get("/<int:game_id>/live")
 def live(game_id: int) -> BaseResponse:
     """304 while the phone's version is current, else the changed parts; one query for a 304."""
-    if not wants_fragment():
-        return _vary(redirect(url_for("games.show", game_id=game_id), 303))
-    version = games.version_of(db.session, game_id)
-    if request.if_none_match.contains_weak(live_tag(game_id, version)):
-        response = make_response("", 304)
-    else:
+
+    def changed_parts(_tag: str) -> tuple[str, str]:
         view = games.load_game(db.session, game_id)
-        version = view.game.version  # it may have moved on since the first query
         form = HandForm.for_game(view, formdata=None)
         fixture = fixtures.place_of_game(db.session, game_id) if view.state.finished else None
-        response = make_response(
-            render_template("games/_live.html", view=view, form=form, fixture=fixture)
-        )
-    response.set_etag(live_tag(game_id, version), weak=True)
-    # Ask every time: a phone must never be shown an old game from its cache.
-    response.cache_control.no_cache = True
-    return _vary(response)
+        body = render_template("games/_live.html", view=view, form=form, fixture=fixture)
+        # The version read with the hands: it may have moved on since the first query.
+        return body, live_tag(game_id, view.game.version)
+
+    return poll_answer(
+        url_for("games.show", game_id=game_id),
+        lambda: live_tag(game_id, games.version_of(db.session, game_id)),
+        changed_parts,
+    )
 
 
 @bp.app_template_global()
@@ -141,11 +137,6 @@ def live_etag(game) -> str:
 def live_tag(game_id: int, version: int) -> str:
     """The validator of what a page shows of a game at this version."""
     return f"game-{game_id}-v{version}"
-
-
-def _vary(response: BaseResponse) -> BaseResponse:
-    response.vary.add("HX-Request")
-    return response
 
 
 @bp.get("/<int:game_id>/share")

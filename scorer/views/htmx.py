@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from flask import Response, make_response, redirect, render_template
+from flask import Response, make_response, redirect, render_template, request
 
 # Re-exported: the views answer htmx through this module.
 from ..fragments import wants_fragment
@@ -28,5 +29,28 @@ def see_other(url: str) -> Response:
         # make_response hands that same object back, typed as what it is.
         response = make_response(redirect(url, 303))
     # The same post answers htmx and browsers differently, so caches must tell them apart.
+    response.vary.add("HX-Request")
+    return response
+
+
+def poll_answer(
+    page: str, current_tag: Callable[[], str], fragment: Callable[[str], tuple[str, str]]
+) -> Response:
+    """The answer to a page's poll (htmx sends If-None-Match with the tag of what the page shows):
+    304 while `current_tag()` is still that tag, else the fragment that brings the page up to
+    date, which `fragment(tag)` gives with the tag it shows. A browser that asks is sent to
+    `page`, and nothing is read for it."""
+    if not wants_fragment():
+        response = make_response(redirect(page, 303))
+    else:
+        tag = current_tag()
+        if request.if_none_match.contains_weak(tag):
+            response = make_response("", 304)
+        else:
+            body, tag = fragment(tag)
+            response = make_response(body)
+        response.set_etag(tag, weak=True)
+        # Ask every time: a page must never be shown an old game or board from a cache.
+        response.cache_control.no_cache = True
     response.vary.add("HX-Request")
     return response

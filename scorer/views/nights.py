@@ -3,16 +3,15 @@ sheet that hands each table its link as a QR code."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, make_response, render_template, url_for
 from flask_login import current_user
 from werkzeug.http import quote_etag
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import access, qr_codes
 from ..extensions import db
-from ..fragments import wants_fragment
 from ..services import leagues, nights, scorer_links
-from .htmx import see_other
+from .htmx import poll_answer, see_other
 
 bp = Blueprint("nights", __name__, url_prefix="/leagues/<int:league_id>/seasons/<int:number>")
 
@@ -27,23 +26,16 @@ def board(league_id: int, number: int) -> Response:
 @bp.get("/board/live")
 def board_live(league_id: int, number: int) -> BaseResponse:
     """304 while the board's version is current, else the board; one query for a 304."""
-    if not wants_fragment():
-        response = redirect(url_for("nights.board", league_id=league_id, number=number), 303)
-        response.vary.add("HX-Request")
-        return response
-    version = nights.board_version(db.session, league_id, number)
-    if request.if_none_match.contains_weak(version):
-        response = make_response("", 304)
-    else:
+
+    def changed_board(version: str) -> tuple[str, str]:
         view = nights.load_board(db.session, league_id, number)
-        response = make_response(
-            render_template("nights/_board.html", board=view, version=version, oob=True)
-        )
-    response.set_etag(version, weak=True)
-    # Ask every time: a board must never be shown an old round from a cache.
-    response.cache_control.no_cache = True
-    response.vary.add("HX-Request")
-    return response
+        return render_template("nights/_board.html", board=view, version=version, oob=True), version
+
+    return poll_answer(
+        url_for("nights.board", league_id=league_id, number=number),
+        lambda: nights.board_version(db.session, league_id, number),
+        changed_board,
+    )
 
 
 @bp.app_template_global()
