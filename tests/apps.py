@@ -25,6 +25,11 @@ from scorer.services import snapshots
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 
 
+# The id sequences of a PostgreSQL schema: the one the connection's search path names.
+SEQUENCES = sa.text(
+    "SELECT sequence_name FROM information_schema.sequences"
+    " WHERE sequence_schema = current_schema()"
+)
 # The databases of the apps that tests share inside rolled-back transactions (see SharedApp).
 SHARED_URLS: set[str] = set()
 
@@ -111,10 +116,7 @@ class PostgresSchema:
                 for name, _keys in reversed(sa.inspect(connection).get_sorted_table_and_fkc_names())
                 if name is not None and name != "alembic_version"
             ]
-            query = "SELECT sequence_name FROM information_schema.sequences"
-            sequences = connection.execute(
-                sa.text(f"{query} WHERE sequence_schema = current_schema()")
-            ).scalars()
+            sequences = connection.execute(SEQUENCES).scalars()
             self.emptying = "; ".join(
                 [f'DELETE FROM "{table}"' for table in tables]
                 + [f'ALTER SEQUENCE "{sequence}" RESTART' for sequence in sequences]
@@ -206,10 +208,7 @@ class SharedApp:
         if self.engine.dialect.name != "postgresql":
             return None
         with self.engine.connect() as connection:
-            query = "SELECT sequence_name FROM information_schema.sequences"
-            names = connection.execute(
-                sa.text(f"{query} WHERE sequence_schema = current_schema()")
-            ).scalars()
+            names = connection.execute(SEQUENCES).scalars()
             settings = []
             for name in names:
                 last, called = connection.execute(
