@@ -6,6 +6,9 @@
 #                     one process)
 #   make lint         ruff check, format check and mypy; ESLint on the page's script
 #   make screenshots  take the phone screenshots again and put them in docs/screenshots/
+#   make catalogs     extract every sentence to translate and merge it into each language's
+#                     catalog (scorer/translations/<language>/LC_MESSAGES/messages.po)
+#   make translations compile the catalogs for the app (run and test do it first)
 #
 # The virtualenv lives in .venv. pip runs again only when pyproject.toml is newer than the
 # stamp file for that set of dependencies; npm ci (ESLint, in node_modules) only when
@@ -22,9 +25,13 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= auto
 SCREENSHOTS := tests/browser/test_screenshots.py
 
-.PHONY: run test lint screenshots
+TRANSLATIONS := scorer/translations
+CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+
+.PHONY: run test lint screenshots catalogs translations
 
 run: $(VENV)/.installed-run
+	$(MAKE) --no-print-directory translations
 	$(BIN)/scorer serve
 
 # Compiled modules, and pytest's rewritten test modules, are kept in __pycache__ for the next run
@@ -32,6 +39,7 @@ run: $(VENV)/.installed-run
 # would have every worker and every server a test starts compile them all again.
 test: export PYTHONDONTWRITEBYTECODE =
 test: $(VENV)/.installed-test
+	$(MAKE) --no-print-directory translations
 	scripts/ensure-nodejs.sh
 	if command -v node >/dev/null; then node --test tests/js/; fi
 	scripts/ensure-chromium.sh
@@ -42,11 +50,27 @@ test: $(VENV)/.installed-test
 # The tests write them to build/screenshots/; only this target changes the committed ones. CI=true
 # makes a missing chromium an error rather than a skip that would leave nothing to copy.
 screenshots: $(VENV)/.installed-test
+	$(MAKE) --no-print-directory translations
 	scripts/ensure-chromium.sh
 	CI=true $(BIN)/python -m pytest $(SCREENSHOTS)
 	mkdir -p docs/screenshots
 	rm -f docs/screenshots/*.png
 	cp build/screenshots/*.png docs/screenshots/
+
+# The template every catalog follows, then each catalog brought up to it: new sentences come in
+# empty, changed ones marked fuzzy, for a translator to settle (docs/development.md).
+catalogs: | $(BIN)/python
+	$(BIN)/pybabel extract --mapping-file $(TRANSLATIONS)/babel.cfg --keywords N_ \
+		--add-comments TRANSLATORS: --sort-by-file --no-wrap --project scorer \
+		--copyright-holder "" --output-file $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update --input-file $(TRANSLATIONS)/messages.pot --output-dir $(TRANSLATIONS) \
+		--no-wrap --ignore-obsolete
+
+translations: $(CATALOGS:.po=.mo)
+
+# Babel comes with the app, so any of the virtualenv's installs has pybabel.
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po
+	$(BIN)/pybabel compile --statistics --input-file $< --output-file $@ --locale $*
 
 lint: $(VENV)/.installed-lint $(NODE_MODULES)/.installed
 	$(BIN)/ruff check scorer tests benchmarks

@@ -83,7 +83,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     keep_sqlite_file_private(app.config["SQLALCHEMY_DATABASE_URI"])
     proxy.init_app(app)
 
-    from . import access, assets, database, rate_limits, routing, security, whitespace
+    from . import access, assets, database, languages, rate_limits, routing, security, whitespace
     from .api import routes as api
     from .extensions import csrf, db, migrate
     from .views import (
@@ -112,6 +112,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     rate_limits.init_app(app)
     access.init_app(app)
+    languages.init_app(app)
     assets.init_app(app)
     whitespace.init_app(app)
     blueprints = (
