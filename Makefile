@@ -60,7 +60,7 @@ screenshots: $(VENV)/.installed-test
 # The template every catalog follows, then each catalog brought up to it: new sentences come in
 # empty, changed ones marked fuzzy, for a translator to settle (docs/development.md).
 catalogs: | $(BIN)/python
-	$(BIN)/pybabel extract --mapping-file $(TRANSLATIONS)/babel.cfg --keywords N_ \
+	$(BIN)/pybabel extract --mapping-file $(TRANSLATIONS)/babel.cfg --keywords _l \
 		--add-comments TRANSLATORS: --sort-by-file --no-wrap --project scorer \
 		--copyright-holder "" --output-file $(TRANSLATIONS)/messages.pot .
 	$(BIN)/pybabel update --input-file $(TRANSLATIONS)/messages.pot --output-dir $(TRANSLATIONS) \
