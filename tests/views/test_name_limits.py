@@ -82,7 +82,7 @@ def test_registering_a_team_shows_the_limits_of_player_and_team_names(client, pl
 def test_a_rotation_season_shows_the_limit_of_its_eight_names(client, places):
     page = parse(client.get(f"/leagues/{places['rotation']}"))
     limits_shown(page, *[f"players-{i}" for i in range(8)])
-    assert f"Names: up to {NAME_MAX_LENGTH} characters." in page.find(id="season-form").text
+    assert f"Names: Up to {NAME_MAX_LENGTH} characters." in page.find(id="season-form").text
 
 
 LONG = "Maximiliana Alexandrovna Konstantinopoulou-Smythe"[:45] + "x" * 35  # 80 characters
