@@ -37,7 +37,8 @@ def test_games_in_progress_come_before_finished_ones(client, new_game, play):
     assert game_links(sections[1]) == [f"/games/{finished}"]
 
     # When each game was played is checked in tests/views/test_cleanup.py.
-    when = re.compile(r" (started|finished) \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC")
+    # In English, the medium date and the short time: "Dec 2, 2026, 4:10 AM".
+    when = re.compile(r" (started|finished) \w{3} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M UTC")
     texts = [when.sub("", node.text) for node in page.find_all("a", class_="game-link")]
     assert texts[0] == "Fay, Gus Standard to 500 · hand 2 · Gus leads with 23 Resume"
     assert texts[1] == "Cat, Dan, Eve Standard to 500 · no hands yet Resume"

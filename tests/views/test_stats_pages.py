@@ -141,10 +141,10 @@ def test_the_chart_toggle_says_what_a_tap_does_either_way(app, club):
     with app.test_request_context("/games/1"):
         html = render_template("games/_chart.html", view=games.load_game(db.session, 1))
     toggle = parse(html).find("summary")
-    # The stylesheet shows one word or the other as the chart opens and closes.
-    assert toggle.find(class_="when-closed").text == "Show"
-    assert toggle.find(class_="when-open").text == "Hide"
-    assert "score chart" in toggle.text
+    # The stylesheet shows one phrase or the other as the chart opens and closes: whole phrases,
+    # so that a language can put the verb where its grammar wants it.
+    assert toggle.find(class_="when-closed").text == "Show score chart"
+    assert toggle.find(class_="when-open").text == "Hide score chart"
     # The arrow is drawn for the eye; <details> tells screen readers whether it is open.
     assert toggle.find(class_="disclosure").attrs["aria-hidden"] == "true"
 
