@@ -8,14 +8,12 @@ Accept-Language that the app has, else English.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from flask import Flask, current_app, request
-from flask_babel import Babel, get_locale
-from flask_babel import gettext as babel_gettext
-from flask_babel import ngettext as babel_ngettext
+from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
 
-from . import PACKAGE
 from .scoring import words
 
 # Each language the app has a catalog for, by its code, with its name in its own words: the
@@ -33,16 +31,21 @@ DEFAULT_LANGUAGE = "en"
 COOKIE = "language"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
+# The catalogs: one folder per language, each made by `make translations` from its .po file.
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
 babel = Babel()
 
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("LANGUAGES", dict(LANGUAGES))
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(PACKAGE / "translations"))
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     babel.init_app(app, locale_selector=chosen_language)
+    # The catalogs' own lookups, unfilled: words.gettext and words.ngettext fill the slots, and
+    # Flask-Babel's ngettext would fill `%(num)s` alone and fail on any other slot.
     words.use_translator(
-        lambda message: babel_gettext(message),
-        lambda singular, plural, count: babel_ngettext(singular, plural, count),
+        lambda message: get_translations().ugettext(message),
+        lambda singular, plural, count: get_translations().ungettext(singular, plural, count),
     )
     app.add_template_global(html_lang)
     app.add_template_global(available, "languages")
