@@ -104,7 +104,6 @@ _PAD_WORDS = {
     "blank": "—",
     # TRANSLATORS: {names} is one or more players' names, separated by commas.
     "fix": N_("Fix the total for {names}."),
-    # A row's button as a screen reader says it: name, points and what choosing it does.
     # TRANSLATORS: a row's button as a screen reader says it: "Bob, 23 points, being counted".
     "row": N_("{name}, {points}, {state}"),
     # TRANSLATORS: a row's button as a screen reader says it: "Ann, went out".

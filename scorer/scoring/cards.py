@@ -70,6 +70,7 @@ DECK_WORDS: Mapping[str, str] = {
 # What each kind of card with a limit is called (Deck.limits), in the plural, in English: the kind
 # is also how a refusal and the page name the limit, so it is said with `_` only where shown.
 DIGIT_KINDS: tuple[str, ...] = (
+    # TRANSLATORS: the cards numbered 0, in the plural: "This game's deck has no 0s."
     N_("0s"),
     N_("1s"),
     N_("2s"),

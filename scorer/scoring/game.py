@@ -177,7 +177,7 @@ def target_words() -> str:
 def target_too_high_words() -> str:
     """Why a target above MAX_TARGET is refused, in the reader's language."""
     # The number keeps its English thousands separator: the rules format no number by language.
-    return _("The target can be at most %(max)s points.", max=f"{MAX_TARGET:,}")
+    return _("The target can be at most %(max)s points.", max=format(MAX_TARGET, ","))
 
 
 def deck_problems(deck: Deck) -> list[Problem]:
