@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from flask_babel import format_decimal, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import InputRequired, NumberRange
 
 from ..field_rules import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME
-from ..scoring import MAX_TARGET, Problem, target_too_high_words, target_words
+from ..scoring import MAX_TARGET, Problem, target_words
 from ..services.leagues import FORMATS, LEGS
 from .fields import IndexedList, WholeNumberField, attach, lazily, said
 
 # The rules' own words for a target refused, said when shown.
 TARGET_MESSAGE = lazily(target_words)
-TARGET_TOO_HIGH = lazily(target_too_high_words)
+# The rules' sentence, its number written the reader's way (the rules write it in English).
+TARGET_TOO_HIGH = lazily(
+    lambda: gettext("The target can be at most %(max)s points.", max=format_decimal(MAX_TARGET))
+)
 PLAYER_HINT = lazily(lambda: PLAYER_NAME.hint)
 TEAM_HINT = lazily(lambda: TEAM_NAME.hint)
 

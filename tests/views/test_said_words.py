@@ -15,6 +15,7 @@ from scorer import field_rules, scoring
 from scorer.extensions import db
 from scorer.forms.games import SetupForm
 from scorer.forms.hands import HandForm
+from scorer.forms.leagues import LeagueForm
 from scorer.services import games
 
 
@@ -101,3 +102,14 @@ def test_the_pad_sends_its_templates_in_the_readers_words_and_keeps_its_marks(
         assert ["«0s»", ["0"], 4] in pad["limits"]
         assert form.summary() == "«Tap who went out.»"
         assert form.keyboard_hint.startswith("«Keyboard: ")
+
+
+def test_the_league_form_writes_the_highest_target_the_readers_way(
+    app: Flask, marked: None
+) -> None:
+    with app.test_request_context("/", method="POST", data={"name": "Club", "target": "100001"}):
+        form = LeagueForm(meta={"csrf": False})
+        assert not form.validate()
+        assert [str(error) for error in form.target.errors] == [
+            "«The target can be at most 100,000 points.»"
+        ]
