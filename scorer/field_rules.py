@@ -12,7 +12,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .scoring import MAX_TARGET, Problem
+from .scoring import MAX_TARGET, Problem, target_too_high_words, target_words
+from .scoring.words import N_
+from .scoring.words import gettext as _
 
 # Column sizes: a name is stored in a VARCHAR of this many characters.
 NAME_MAX_LENGTH = 40
@@ -25,11 +27,6 @@ FIRST_YEAR = 1970
 LAST_YEAR = 9998
 PASSWORD_MAX_LENGTH = 1024
 PASSWORD_MIN_LENGTH = 8
-
-# The same words as scorer.scoring.setup_problems, which checks a game's target (a test holds the
-# two together): the forms and the league service say them before the rules are asked.
-TARGET_MESSAGE = "The target must be a whole number of points above 0."
-TARGET_TOO_HIGH = f"The target can be at most {MAX_TARGET:,} points."
 
 # Unicode categories no name needs and databases may refuse: control characters (NUL among them)
 # and lone surrogates, which cannot be encoded as UTF-8.
@@ -131,41 +128,63 @@ def has_direction_controls(text: str) -> bool:
 
 
 @dataclass(frozen=True)
+class NameWords:
+    """What is said of a name of one kind that breaks the rule, each sentence whole, in English
+    (a language may agree its words with the kind of name), said in the reader's language when a
+    name is refused. `%(max)s` in `too_long` is the rule's length."""
+
+    too_long: str
+    unseen: str
+    control: str
+    direction: str
+
+
+@dataclass(frozen=True)
 class NameRule:
     """What a name of one kind may be: its length once cleaned, something to see, no control
     characters nor any that turn text around, and whether blank is allowed (`blank` is the
-    message when it is not)."""
+    message when it is not, in English, said in the reader's language when refused)."""
 
-    what: str
     max_length: int
     blank: str | None
+    words: NameWords
 
     @property
     def too_long(self) -> str:
-        return f"{self.what} are at most {self.max_length} characters."
+        return _(self.words.too_long, max=self.max_length)
 
     @property
     def hint(self) -> str:
         """The limit, said where the name is typed. Boxes take any length rather than cut a pasted
         name short without a word (as maxlength does); a longer one is refused, saying why."""
-        return f"Up to {self.max_length} characters."
+        return _("Up to %(max)s characters.", max=self.max_length)
 
     @property
     def unseen(self) -> str:
-        return f"{self.what} need a letter, digit or sign that can be seen."
+        return _(self.words.unseen)
+
+    @property
+    def control(self) -> str:
+        return _(self.words.control)
+
+    @property
+    def direction(self) -> str:
+        return _(self.words.direction)
 
     def problem(self, name: str) -> str | None:
         """Why `name`, once cleaned, cannot be stored, or None."""
         cleaned = clean_name(name)
         if not cleaned:
             # Characters drawn as nothing are no name, and say so; white space alone is blank.
-            return self.unseen if name.split() else self.blank
+            if name.split():
+                return self.unseen
+            return None if self.blank is None else _(self.blank)
         if len(cleaned) > self.max_length:
             return self.too_long
         if has_control_characters(cleaned):
-            return f"{self.what} cannot contain control characters."
+            return self.control
         if has_direction_controls(cleaned):
-            return f"{self.what} cannot contain characters that change the direction of text."
+            return self.direction
         if not any(map(is_visible, cleaned)):
             return self.unseen
         return None
@@ -176,10 +195,46 @@ class NameRule:
         return self.too_long if len(name) > self.max_length else self.problem(name)
 
 
-PLAYER_NAME = NameRule("Names", NAME_MAX_LENGTH, "Type a name.")
-TEAM_NAME = NameRule("Team names", TEAM_NAME_MAX_LENGTH, None)
-LEAGUE_NAME = NameRule("League names", TEAM_NAME_MAX_LENGTH, "Type a name for the league.")
-USER_NAME = NameRule("User names", NAME_MAX_LENGTH, "Type a user name.")
+PLAYER_NAME = NameRule(
+    NAME_MAX_LENGTH,
+    N_("Type a name."),
+    NameWords(
+        too_long=N_("Names are at most %(max)s characters."),
+        unseen=N_("Names need a letter, digit or sign that can be seen."),
+        control=N_("Names cannot contain control characters."),
+        direction=N_("Names cannot contain characters that change the direction of text."),
+    ),
+)
+TEAM_NAME = NameRule(
+    TEAM_NAME_MAX_LENGTH,
+    None,
+    NameWords(
+        too_long=N_("Team names are at most %(max)s characters."),
+        unseen=N_("Team names need a letter, digit or sign that can be seen."),
+        control=N_("Team names cannot contain control characters."),
+        direction=N_("Team names cannot contain characters that change the direction of text."),
+    ),
+)
+LEAGUE_NAME = NameRule(
+    TEAM_NAME_MAX_LENGTH,
+    N_("Type a name for the league."),
+    NameWords(
+        too_long=N_("League names are at most %(max)s characters."),
+        unseen=N_("League names need a letter, digit or sign that can be seen."),
+        control=N_("League names cannot contain control characters."),
+        direction=N_("League names cannot contain characters that change the direction of text."),
+    ),
+)
+USER_NAME = NameRule(
+    NAME_MAX_LENGTH,
+    N_("Type a user name."),
+    NameWords(
+        too_long=N_("User names are at most %(max)s characters."),
+        unseen=N_("User names need a letter, digit or sign that can be seen."),
+        control=N_("User names cannot contain control characters."),
+        direction=N_("User names cannot contain characters that change the direction of text."),
+    ),
+)
 
 
 def name_problem(name: str) -> str | None:
@@ -194,16 +249,23 @@ def duplicate_problems(names: Sequence[str]) -> list[Problem]:
     for name in names:
         key = name_key(name)
         if key in seen:
-            problems.append(Problem(f"{clean_name(name)} is already playing.", "players"))
+            problems.append(Problem(already_playing(name), "players"))
         seen.add(key)
     return problems
 
 
+def already_playing(name: str) -> str:
+    """Why `name` cannot be seated twice in one game, in the reader's language."""
+    return _("%(name)s is already playing.", name=clean_name(name))
+
+
 def target_problem(target: object) -> str | None:
-    """Why `target` cannot be a league's target, or None."""
+    """Why `target` cannot be a league's target, or None: the words of scorer.scoring's
+    setup_problems, which checks a game's target (a test holds the two together), so the forms and
+    the league service say them before the rules are asked."""
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        return TARGET_MESSAGE
-    return TARGET_TOO_HIGH if target > MAX_TARGET else None
+        return target_words()
+    return target_too_high_words() if target > MAX_TARGET else None
 
 
 def is_id(value: object) -> bool:

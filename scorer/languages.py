@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
 
@@ -63,6 +63,10 @@ def known(code: str | None) -> str | None:
 
 def chosen_language() -> str:
     """The language this request is answered in (Flask-Babel's locale selector)."""
+    if not has_request_context():
+        # Work done outside a request (a command, a service called by a test) has nobody to ask:
+        # the rules' sentences are then said in English.
+        return DEFAULT_LANGUAGE
     account_choice = getattr(current_user, "language", None) if current_user else None
     return (
         known(account_choice)

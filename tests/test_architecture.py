@@ -108,7 +108,8 @@ def test_the_field_rules_and_the_forms_take_no_rule_from_a_service():
     """The name and number rules are shared by the forms, the API and a restore: they live in
     field_rules, which needs no service, and the forms read them from there, not through one."""
     graph = import_graph()
-    assert graph["scorer.field_rules"] <= {"scorer.scoring"}
+    # The rules' words module is how the field rules say their sentences in the reader's language.
+    assert graph["scorer.field_rules"] <= {"scorer.scoring", "scorer.scoring.words"}
     for name in ("scorer.forms.games", "scorer.forms.players", "scorer.forms.auth"):
         assert not [target for target in graph[name] if target.startswith("scorer.services")]
 

@@ -42,13 +42,13 @@ def test_a_name_is_measured_once_cleaned():
 @pytest.mark.parametrize(
     ("target", "message"),
     [
-        (0, field_rules.TARGET_MESSAGE),
-        (-1, field_rules.TARGET_MESSAGE),
-        (True, field_rules.TARGET_MESSAGE),
-        (2.0, field_rules.TARGET_MESSAGE),
-        ("500", field_rules.TARGET_MESSAGE),
-        (None, field_rules.TARGET_MESSAGE),
-        (MAX_TARGET + 1, field_rules.TARGET_TOO_HIGH),
+        (0, "The target must be a whole number of points above 0."),
+        (-1, "The target must be a whole number of points above 0."),
+        (True, "The target must be a whole number of points above 0."),
+        (2.0, "The target must be a whole number of points above 0."),
+        ("500", "The target must be a whole number of points above 0."),
+        (None, "The target must be a whole number of points above 0."),
+        (MAX_TARGET + 1, "The target can be at most 100,000 points."),
     ],
 )
 def test_a_target_outside_its_bounds_is_refused(target, message):
@@ -92,4 +92,11 @@ def test_the_field_rules_import_nothing_from_flask_or_the_database():
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom)
     }
-    assert imported <= {"__future__", "unicodedata", "collections.abc", "dataclasses", ".scoring"}
+    assert imported <= {
+        "__future__",
+        "unicodedata",
+        "collections.abc",
+        "dataclasses",
+        ".scoring",
+        ".scoring.words",
+    }

@@ -84,7 +84,8 @@ def test_a_name_with_nothing_to_see_is_refused(rule, name):
 @pytest.mark.parametrize("control", DIRECTION)
 def test_a_name_that_turns_text_around_is_refused(rule, control):
     problem = rule.problem(f"Ann{control}gnp.exe")
-    assert problem == f"{rule.what} cannot contain characters that change the direction of text."
+    assert problem == rule.direction
+    assert problem.endswith(" cannot contain characters that change the direction of text.")
 
 
 @pytest.mark.parametrize(

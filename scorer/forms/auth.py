@@ -1,5 +1,6 @@
 """Signing in."""
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import InputRequired, Length
@@ -9,11 +10,11 @@ from ..field_rules import NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH
 
 class LoginForm(FlaskForm):
     name = StringField(
-        "User name",
-        validators=[InputRequired("Type your user name."), Length(max=NAME_MAX_LENGTH)],
+        _l("User name"),
+        validators=[InputRequired(_l("Type your user name.")), Length(max=NAME_MAX_LENGTH)],
     )
     password = PasswordField(
-        "Password",
-        validators=[InputRequired("Type your password."), Length(max=PASSWORD_MAX_LENGTH)],
+        _l("Password"),
+        validators=[InputRequired(_l("Type your password.")), Length(max=PASSWORD_MAX_LENGTH)],
     )
     next = HiddenField()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 
 class RestoreForm(FlaskForm):
     file = FileField(
-        "Backup file",
-        validators=[FileRequired("Choose a backup file (.json) made by this scorer.")],
+        _l("Backup file"),
+        validators=[FileRequired(_l("Choose a backup file (.json) made by this scorer."))],
     )

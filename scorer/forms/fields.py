@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from flask_babel import LazyString, gettext
+from flask_babel import lazy_gettext as _l
 from wtforms import Field, FieldList, Form, IntegerField
 from wtforms.form import BaseForm
 from wtforms.validators import StopValidation
@@ -12,10 +14,25 @@ from wtforms.validators import StopValidation
 from ..scoring import Problem
 
 
+def lazily(say: Callable[[], str]) -> LazyString:
+    """What `say` says, asked each time it is shown: a sentence a form's class body names (a hint,
+    a validator's message) is then said in the language of the request that shows it."""
+    return LazyString(say)
+
+
+def said(english: str) -> LazyString:
+    """`english`, a sentence another module keeps (marked there for the catalogs), said in the
+    language of the request that shows it."""
+    return LazyString(lambda: gettext(str(english)))
+
+
+WHOLE_NUMBER = _l("Type a whole number, like 37.")
+
+
 class WholeNumberField(IntegerField):
     """An integer field whose parse error says, in plain words, what to type."""
 
-    def __init__(self, *args, message: str = "Type a whole number, like 37.", **kwargs):
+    def __init__(self, *args, message: str | LazyString = WHOLE_NUMBER, **kwargs):
         super().__init__(*args, **kwargs)
         self.parse_message = message
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, ValidationError
 
 from ..field_rules import (
     PLAYER_NAME,
-    TARGET_MESSAGE,
     TEAM_NAME,
+    already_playing,
     clean_name,
     duplicate_problems,
     name_key,
@@ -36,47 +38,56 @@ from ..scoring import (
     Problem,
     Rules,
     setup_problems,
+    target_words,
 )
-from .fields import IndexedList, WholeNumberField, add_error, attach
+from .fields import IndexedList, WholeNumberField, add_error, attach, lazily
 
 TARGET_PRESETS = (200, 300, 500)
+# The words below are lazy: made once, at import, they are said in each request's own language.
 MODE_LABELS = {
-    Mode.STANDARD: "Standard",
-    Mode.PARTNERS: "Partners",
-    Mode.CHALLENGE: "Challenge",
-    Mode.INDIVIDUAL: "Individual",
+    Mode.STANDARD: _l("Standard"),
+    Mode.PARTNERS: _l("Partners"),
+    Mode.CHALLENGE: _l("Challenge"),
+    Mode.INDIVIDUAL: _l("Individual"),
 }
 MODE_HINTS = {
-    Mode.STANDARD: "Who goes out scores everyone's cards. First to the target wins.",
-    Mode.PARTNERS: "Partners sit opposite and score together. First team to the target wins.",
-    Mode.CHALLENGE: "Your own cards count against you. Reach the target and you are out.",
-    Mode.INDIVIDUAL: "Four players, 12 hands, a score against each other player. "
-    "Most hands won wins.",
+    Mode.STANDARD: _l("Who goes out scores everyone's cards. First to the target wins."),
+    Mode.PARTNERS: _l("Partners sit opposite and score together. First team to the target wins."),
+    Mode.CHALLENGE: _l("Your own cards count against you. Reach the target and you are out."),
+    Mode.INDIVIDUAL: _l(
+        "Four players, 12 hands, a score against each other player. Most hands won wins."
+    ),
 }
 # A seat tap (up, remove, dealer) that names no seat: only a forged or stale post sends one.
-NO_SUCH_SEAT = "No player sits there. Nothing was changed."
+NO_SUCH_SEAT = _l("No player sits there. Nothing was changed.")
 DECK_BLANKS_LABELS = {
-    0: "Classic: 108 cards, no blanks",
-    4: "Retail: 112 cards, 4 blank cards",
+    0: _l("Classic: 108 cards, no blanks"),
+    4: _l("Retail: 112 cards, 4 blank cards"),
 }
-DECK_COPIES_LABELS = {1: "One deck", 2: "Two decks shuffled together (big tables)"}
-BLANK_VALUE_MESSAGE = f"Type the points a blank card scores, 0 to {MAX_BLANK_VALUE}."
+DECK_COPIES_LABELS = {1: _l("One deck"), 2: _l("Two decks shuffled together (big tables)")}
+BLANK_VALUE_MESSAGE = _l("Type the points a blank card scores, 0 to %(max)s.", max=MAX_BLANK_VALUE)
 # How long a game lasts: to the target, or a number of hands chosen (one is the single-round game).
 TO_TARGET = "target"
 BY_HANDS = "hands"
-LENGTH_LABELS = {TO_TARGET: "To the target", BY_HANDS: "A number of hands"}
+LENGTH_LABELS = {TO_TARGET: _l("To the target"), BY_HANDS: _l("A number of hands")}
 DEFAULT_HANDS = 10
 LENGTH_HINTS = {
     TO_TARGET: {
-        "standard": "First to the target wins.",
-        "challenge": "Play until one player is left.",
+        "standard": _l("First to the target wins."),
+        "challenge": _l("Play until one player is left."),
     },
     BY_HANDS: {
-        "standard": "After the last hand the most points win. One hand is the single-round game.",
-        "challenge": "Reach the target and you are out; after the last hand the fewest points win.",
+        "standard": _l(
+            "After the last hand the most points win. One hand is the single-round game."
+        ),
+        "challenge": _l(
+            "Reach the target and you are out; after the last hand the fewest points win."
+        ),
     },
 }
-HANDS_MESSAGE = f"Type how many hands, 1 to {MAX_HANDS}."
+HANDS_MESSAGE = _l("Type how many hands, 1 to %(max)s.", max=MAX_HANDS)
+# The rules' own words for a target refused, said when shown.
+TARGET_MESSAGE = lazily(target_words)
 # Partners teams are shown as Team A, Team B… in the order of their sides.
 TEAM_LETTERS = string.ascii_uppercase
 
@@ -96,46 +107,49 @@ class SetupForm(FlaskForm):
     max_players = MAX_PLAYERS
 
     mode = RadioField(
-        "Mode",
+        _l("Mode"),
         choices=[SelectChoice(mode.value, label) for mode, label in MODE_LABELS.items()],
         default=Mode.STANDARD.value,
         validate_choice=False,
         validators=[
             AnyOf(
-                [mode.value for mode in Mode], "Choose Standard, Partners, Challenge or Individual."
+                [mode.value for mode in Mode],
+                _l("Choose Standard, Partners, Challenge or Individual."),
             )
         ],
     )
-    players = IndexedList(HiddenField(), label="Players")
-    new_name = StringField("Add a player", description=PLAYER_NAME.hint)
-    teams = IndexedList(StringField(description=TEAM_NAME.hint), label="Team names")
+    players = IndexedList(HiddenField(), label=_l("Players"))
+    new_name = StringField(_l("Add a player"), description=lazily(lambda: PLAYER_NAME.hint))
+    teams = IndexedList(
+        StringField(description=lazily(lambda: TEAM_NAME.hint)), label=_l("Team names")
+    )
     first_dealer = HiddenField(default="0")
     target = WholeNumberField(
-        "Play to",
+        _l("Play to"),
         default=DEFAULT_TARGET,
         message=TARGET_MESSAGE,
         validators=[InputRequired(TARGET_MESSAGE), NumberRange(min=1, message=TARGET_MESSAGE)],
     )
 
     length = RadioField(
-        "Length",
+        _l("Length"),
         choices=[SelectChoice(value, label) for value, label in LENGTH_LABELS.items()],
         default=TO_TARGET,
         validate_choice=False,
-        validators=[AnyOf(list(LENGTH_LABELS), "Choose to the target or a number of hands.")],
+        validators=[AnyOf(list(LENGTH_LABELS), _l("Choose to the target or a number of hands."))],
     )
     # Checked only when chosen (validate_hands): the box stays on the page with the other choice.
-    hands = WholeNumberField("Hands", default=DEFAULT_HANDS, message=HANDS_MESSAGE)
+    hands = WholeNumberField(_l("Hands"), default=DEFAULT_HANDS, message=HANDS_MESSAGE)
 
     deck_blanks = RadioField(
-        "Cards",
+        _l("Cards"),
         choices=[SelectChoice(value, label) for value, label in DECK_BLANKS_LABELS.items()],
         default=DEFAULT_DECK.blanks,
         coerce=int,
         validate_choice=False,
     )
     deck_copies = RadioField(
-        "Decks",
+        _l("Decks"),
         choices=[SelectChoice(value, label) for value, label in DECK_COPIES_LABELS.items()],
         default=DEFAULT_DECK.copies,
         coerce=int,
@@ -143,7 +157,7 @@ class SetupForm(FlaskForm):
     )
     # Left empty (or not sent, by a page from before decks), blanks keep the default value.
     blank_value = WholeNumberField(
-        "A blank card scores",
+        _l("A blank card scores"),
         default=DEFAULT_DECK.blank_value,
         message=BLANK_VALUE_MESSAGE,
         validators=[Optional()],
@@ -311,9 +325,9 @@ class SetupForm(FlaskForm):
     def _can_add(self, name: str, names: list[str]) -> bool:
         problem = name_problem(name)
         if problem is None and len(names) >= MAX_PLAYERS:
-            problem = f"A game has at most {MAX_PLAYERS} players."
+            problem = _("A game has at most %(max)s players.", max=MAX_PLAYERS)
         if problem is None and duplicate_problems([*names, name]):
-            problem = f"{clean_name(name)} is already playing."
+            problem = already_playing(name)
         if problem:
             add_error(self.new_name, problem)
             return False

@@ -6,27 +6,32 @@ is on), so each pad tap can be a plain form post; with JavaScript the same field
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import NumberRange, Optional
 
 from .. import scoring
+from ..scoring.words import N_
 from ..services.hands import HandEntry
 from ..services.snapshots import GameSnapshot, StoredHand
-from .fields import WholeNumberField, attach
+from .fields import WholeNumberField, attach, lazily
 
-TOTAL_MESSAGE = "Type a whole number of points, like 37."
-NEGATIVE_MESSAGE = "A total cannot be negative."
+TOTAL_MESSAGE = _l("Type a whole number of points, like 37.")
+NEGATIVE_MESSAGE = _l("A total cannot be negative.")
 # Five digits: more than any hand can hold, and as many as the box takes.
 TOTAL_MAX = 99_999
-MAX_MESSAGE = "A total is at most {max}."
+# The page's script fills {max} too, so the slot is the script's kind.
+MAX_MESSAGE = N_("A total is at most {max}.")
 LAST_CARD_CHOICES = [
-    SelectChoice("", "Something else"),
-    SelectChoice("draw2", "Draw Two"),
-    SelectChoice("wild4", "Wild Draw Four"),
+    SelectChoice("", _l("Something else")),
+    SelectChoice("draw2", _l("Draw Two")),
+    SelectChoice("wild4", _l("Wild Draw Four")),
 ]
 # The keys in reading order, five a line: the cards, and "back" and "clear" for the tools.
 PAD_KEYS = (
@@ -37,57 +42,107 @@ PAD_KEYS = (
 # Keys of a keyboard that tap the pad's keys while a row or a pad key has the focus, besides the
 # digits, which add their own card: a keyboard counts a hand without tabbing to the keypad.
 KEYBOARD = {"a": scoring.ANY_ACTION, "w": scoring.ANY_WILD, "b": scoring.BLANK, "Backspace": "back"}
-# Says KEYBOARD in words, under the rows while one has the keyboard's focus.
-KEYBOARD_HINT = (
+# Says KEYBOARD in words, under the rows while one has the keyboard's focus: the whole sentence for
+# a deck with blank cards (a B key) and for one without.
+KEYBOARD_HINT = _l(
     "Keyboard: Enter chooses a row; 0–9 add a card, A adds 20, W adds 50, ⌫ removes one."
 )
-KEYBOARD_BLANK_HINT = " B adds a blank."
+KEYBOARD_BLANK_HINT = _l(
+    "Keyboard: Enter chooses a row; 0–9 add a card, A adds 20, W adds 50, ⌫ removes one. "
+    "B adds a blank."
+)
+
+
+class Words(Mapping[str, str]):
+    """Templates kept in English, each said in the request's language when it is read: made once,
+    at import, they still speak each reader's language (`dict(words)` is them all, said so).
+
+    The slots are `{name}`, the page's script's kind, since the script fills the same templates.
+    The keys of `kept` are marks, not words (a separator, a dash), said as they are.
+    """
+
+    def __init__(self, english: Mapping[str, str], kept: frozenset[str] = frozenset()) -> None:
+        self.english = dict(english)
+        self.kept = kept
+
+    def __getitem__(self, key: str) -> str:
+        english = self.english[key]
+        return english if key in self.kept else _(english)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.english)
+
+    def __len__(self) -> int:
+        return len(self.english)
+
+
 # Every sentence the pad shows, here once: the server's summary and the page's script (which gets
 # them in the pad's data) fill in the same templates.
-WORDS = {
-    "nobody": "Tap who went out.",
+_PAD_WORDS = {
+    "nobody": N_("Tap who went out."),
     # Said by the page's script before a hand is queued offline, instead of the server's refusal.
-    "uncounted": "Count every hand before saving: {names}.",
-    "one": "{names} scores {total}",
-    "many": "{names} score {total}",
-    "challenge": "The others take {total} points between them.",
-    "and": " & ",
+    # TRANSLATORS: {names} is one or more players' names, separated by commas.
+    "uncounted": N_("Count every hand before saving: {names}."),
+    # TRANSLATORS: {names} is one player's name, {total} the points the hand gives them.
+    "one": N_("{names} scores {total}"),
+    # TRANSLATORS: {names} is a team's names ("Ann & Cat"), {total} the points the hand gives them.
+    "many": N_("{names} score {total}"),
+    "challenge": N_("The others take {total} points between them."),
+    # TRANSLATORS: between the names of two partners: "Ann & Cat".
+    "and": N_(" & "),
     # A side's effect on the scoreboard, as a waiting hand and a conflict list it: "Ann & Cat +101".
-    "effect": "{names} +{points}",
+    "effect": N_("{names} +{points}"),
     "list": " · ",
-    "typed": "typed",
+    # TRANSLATORS: shown in a row instead of its cards when its total was typed.
+    "typed": N_("typed"),
     "tape": " · ",
-    "out": "went out",
-    "partner": "partner, not counted",
-    "eliminated": "out of the game",
+    "out": N_("went out"),
+    "partner": N_("partner, not counted"),
+    "eliminated": N_("out of the game"),
     # A counted player before a card is tapped or a total typed: a bare 0 would read as counted.
-    "pending": "not counted yet",
+    "pending": N_("not counted yet"),
     "blank": "—",
-    "fix": "Fix the total for {names}.",
-    # A row's button as a screen reader says it: name, points and what choosing it does.
-    "row": "{name}, {points}, {state}",
-    "row_other": "{name}, {note}",
-    "point": "{points} point",
-    "points": "{points} points",
-    "active": "being counted",
-    "choose": "choose to count",
+    # TRANSLATORS: {names} is one or more players' names, separated by commas.
+    "fix": N_("Fix the total for {names}."),
+    # TRANSLATORS: a row's button as a screen reader says it: "Bob, 23 points, being counted".
+    "row": N_("{name}, {points}, {state}"),
+    # TRANSLATORS: a row's button as a screen reader says it: "Ann, went out".
+    "row_other": N_("{name}, {note}"),
+    # The page's script takes "point" for 1 and "points" for any other number.
+    "point": N_("{points} point"),
+    "points": N_("{points} points"),
+    "active": N_("being counted"),
+    "choose": N_("choose to count"),
     **scoring.DECK_WORDS,
 }
+# Marks, not words: a language keeps them.
+_MARKS = frozenset({"list", "tape", "blank"})
+WORDS = Words(_PAD_WORDS, _MARKS)
 # Said only by the server (a sync conflict's two versions), so not sent in the pad's data.
-DETAIL_WORDS = {"went": "{name} went out", "count": "{name} {points}"}
-HAND_WORDS = {**WORDS, **DETAIL_WORDS}
-NOTES = {state: WORDS[state] for state in ("out", "partner", "eliminated")}
+DETAIL_WORDS = Words(
+    {
+        # TRANSLATORS: a hand in a few words: "Ann went out · Bob 3 · Cat 0".
+        "went": N_("{name} went out"),
+        # TRANSLATORS: a player and the points counted in their hand: "Bob 3".
+        "count": N_("{name} {points}"),
+    }
+)
+HAND_WORDS = Words({**_PAD_WORDS, **DETAIL_WORDS.english}, _MARKS)
+NOTES = Words({state: _PAD_WORDS[state] for state in ("out", "partner", "eliminated")})
 
 
 class CountForm(Form):
     cards = HiddenField()
     points = WholeNumberField(
-        "Total",
+        _l("Total"),
         message=TOTAL_MESSAGE,
         validators=[
             Optional(),
             NumberRange(min=0, message=NEGATIVE_MESSAGE),
-            NumberRange(max=TOTAL_MAX, message=MAX_MESSAGE.format(max=TOTAL_MAX)),
+            NumberRange(
+                max=TOTAL_MAX,
+                message=lazily(lambda: scoring.fill(_(MAX_MESSAGE), max=TOTAL_MAX)),
+            ),
         ],
     )
 
@@ -115,9 +170,9 @@ class HandForm(FlaskForm):
     # The game's key (Game.sync_key): a hand the phone keeps offline carries it, so the sync
     # endpoint cannot take it into another game.
     game_key = HiddenField()
-    went_out = RadioField("Who went out?", coerce=int, validate_choice=False)
+    went_out = RadioField(_l("Who went out?"), coerce=int, validate_choice=False)
     active = HiddenField()
-    last_card = RadioField("Last card played", choices=LAST_CARD_CHOICES, default="")
+    last_card = RadioField(_l("Last card played"), choices=LAST_CARD_CHOICES, default="")
 
     @classmethod
     def for_game(
@@ -161,7 +216,7 @@ class HandForm(FlaskForm):
     @property
     def keyboard_hint(self) -> str:
         """The keyboard's keys for the pad, in words (blank cards only where the deck has them)."""
-        return KEYBOARD_HINT + (KEYBOARD_BLANK_HINT if scoring.BLANK in self.pad_keys else "")
+        return str(KEYBOARD_BLANK_HINT if scoring.BLANK in self.pad_keys else KEYBOARD_HINT)
 
     @property
     def total_digits(self) -> int:
@@ -280,7 +335,7 @@ class HandForm(FlaskForm):
                 for seat in range(rules.players)
                 if self.before.in_play(seat)
             },
-            "words": WORDS,
+            "words": dict(WORDS),
             "keyboard": {
                 **{key: key for key in self.pad_keys if key.isdigit() and len(key) == 1},
                 **{key: card for key, card in KEYBOARD.items() if card in self.pad_keys},
@@ -290,16 +345,17 @@ class HandForm(FlaskForm):
                 "pattern": "^[0-9]+$",
                 "max": TOTAL_MAX,
                 "words": {
-                    "digits": TOTAL_MESSAGE,
-                    "negative": NEGATIVE_MESSAGE,
-                    "max": MAX_MESSAGE,
+                    "digits": str(TOTAL_MESSAGE),
+                    "negative": str(NEGATIVE_MESSAGE),
+                    "max": _(MAX_MESSAGE),
                 },
             },
             # The deck's limits, from the same rules the server checks a save against: [what it
             # is, card tokens, how many the deck has]. The last card played (`last_cards` gives
-            # its card token) counts against a limit whose tokens hold it.
+            # its card token) counts against a limit whose tokens hold it. The kind is sent as the
+            # reader says it: the script only shows it.
             "limits": [
-                [kind, sorted(tokens & (cards | pile)), limit]
+                [_(kind), sorted(tokens & (cards | pile)), limit]
                 for kind, tokens, limit in deck.limits()
                 if tokens & cards
             ],
@@ -318,7 +374,7 @@ class HandForm(FlaskForm):
         rows = self.rows()
         wrong = [row.name for row in rows if row.state == "counted" and row.wrong]
         if self.went_out_seat is not None and wrong:
-            return WORDS["fix"].format(names=", ".join(wrong))
+            return scoring.fill(WORDS["fix"], names=", ".join(wrong))
         return self.outcome().summary
 
     def apply_pad(self, action: str) -> None:
@@ -385,9 +441,7 @@ class HandForm(FlaskForm):
                 points.errors = [*points.errors, problem.message]
         for problem in problems:
             if problem not in mine:
-                self.form_errors.append(
-                    f"Hand {problem.hand} would no longer fit: {_about(self, problem)}"
-                )
+                self.form_errors.append(_later_hand(self, problem))
 
 
 @dataclass(frozen=True)
@@ -409,17 +463,17 @@ class PadRow:
         """The row's button in words: "Bob, 23 points, being counted", "Ann, went out"."""
         if self.state != "counted":
             return (
-                WORDS["row_other"].format(name=self.name, note=self.note)
+                scoring.fill(WORDS["row_other"], name=self.name, note=self.note)
                 if self.note
                 else self.name
             )
         points = (
-            WORDS["point" if self.points == 1 else "points"].format(points=self.points)
+            scoring.fill(WORDS["point" if self.points == 1 else "points"], points=self.points)
             if self.entered
             else WORDS["pending"]
         )
         state = WORDS["active" if active else "choose"]
-        return WORDS["row"].format(name=self.name, points=points, state=state)
+        return scoring.fill(WORDS["row"], name=self.name, points=points, state=state)
 
     @property
     def shown(self) -> str:
@@ -433,7 +487,17 @@ def _tokens(text: str | None) -> list[str]:
     return (text or "").split()
 
 
-def _about(form: HandForm, problem: scoring.Problem) -> str:
+def _later_hand(form: HandForm, problem: scoring.Problem) -> str:
+    """A problem the hand being edited makes in a later hand, naming the player when it has one."""
     if problem.seat is not None and problem.seat < len(form.view.names):
-        return f"{form.view.names[problem.seat]}: {problem.message}"
-    return problem.message
+        return _(
+            "Hand %(number)s would no longer fit: %(name)s: %(problem)s",
+            number=problem.hand,
+            name=form.view.names[problem.seat],
+            problem=problem.message,
+        )
+    return _(
+        "Hand %(number)s would no longer fit: %(problem)s",
+        number=problem.hand,
+        problem=problem.message,
+    )

@@ -2,30 +2,41 @@
 
 from __future__ import annotations
 
+from flask_babel import format_decimal, gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import RadioField, SelectChoice, StringField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import InputRequired, NumberRange
 
-from ..field_rules import LEAGUE_NAME, PLAYER_NAME, TARGET_MESSAGE, TARGET_TOO_HIGH, TEAM_NAME
-from ..scoring import MAX_TARGET, Problem
+from ..field_rules import LEAGUE_NAME, PLAYER_NAME, TEAM_NAME
+from ..scoring import MAX_TARGET, Problem, target_words
 from ..services.leagues import FORMATS, LEGS
-from .fields import IndexedList, WholeNumberField, attach
+from .fields import IndexedList, WholeNumberField, attach, lazily, said
+
+# The rules' own words for a target refused, said when shown.
+TARGET_MESSAGE = lazily(target_words)
+# The rules' sentence, its number written the reader's way (the rules write it in English).
+TARGET_TOO_HIGH = lazily(
+    lambda: gettext("The target can be at most %(max)s points.", max=format_decimal(MAX_TARGET))
+)
+PLAYER_HINT = lazily(lambda: PLAYER_NAME.hint)
+TEAM_HINT = lazily(lambda: TEAM_NAME.hint)
 
 
 class LeagueForm(FlaskForm):
     name = StringField(
-        "Name",
-        validators=[InputRequired("Type a name for the league.")],
-        description=LEAGUE_NAME.hint,
+        _l("Name"),
+        validators=[InputRequired(_l("Type a name for the league."))],
+        description=lazily(lambda: LEAGUE_NAME.hint),
     )
     format = RadioField(
-        "Format",
-        choices=[SelectChoice(value, label) for value, label in FORMATS.items()],
+        _l("Format"),
+        choices=[SelectChoice(value, said(label)) for value, label in FORMATS.items()],
         default="teams",
         validate_choice=False,
     )
     target = WholeNumberField(
-        "Games to",
+        _l("Games to"),
         default=500,
         message=TARGET_MESSAGE,
         validators=[
@@ -41,23 +52,23 @@ class LeagueForm(FlaskForm):
 
 class TeamForm(FlaskForm):
     first = StringField(
-        "First player",
-        validators=[InputRequired("Type a name.")],
-        description=PLAYER_NAME.hint,
+        _l("First player"),
+        validators=[InputRequired(_l("Type a name."))],
+        description=PLAYER_HINT,
     )
     second = StringField(
-        "Second player",
-        validators=[InputRequired("Type a name.")],
-        description=PLAYER_NAME.hint,
+        _l("Second player"),
+        validators=[InputRequired(_l("Type a name."))],
+        description=PLAYER_HINT,
     )
-    name = StringField("Team name (optional)", description=TEAM_NAME.hint)
+    name = StringField(_l("Team name (optional)"), description=TEAM_HINT)
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"first": self.first, "second": self.second, "name": self.name})
 
 
 class TeamRenameForm(FlaskForm):
-    name = StringField("Team name", description=TEAM_NAME.hint)
+    name = StringField(_l("Team name"), description=TEAM_HINT)
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"name": self.name})
@@ -65,9 +76,9 @@ class TeamRenameForm(FlaskForm):
 
 class SeasonForm(FlaskForm):
     legs = RadioField(
-        "Every team meets every other",
+        _l("Every team meets every other"),
         coerce=int,
-        choices=[SelectChoice(value, label) for value, label in LEGS.items()],
+        choices=[SelectChoice(value, said(label)) for value, label in LEGS.items()],
         default=1,
         validate_choice=False,
     )
@@ -78,10 +89,10 @@ class SeasonForm(FlaskForm):
 
 class RotationForm(FlaskForm):
     players = IndexedList(
-        StringField(description=PLAYER_NAME.hint),
+        StringField(description=PLAYER_HINT),
         min_entries=8,
         max_entries=8,
-        label="Eight players",
+        label=_l("Eight players"),
     )
 
     @property

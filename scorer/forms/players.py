@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, ValidationError
@@ -9,14 +11,14 @@ from wtforms.validators import InputRequired, ValidationError
 from ..field_rules import ID_MAX, PLAYER_NAME
 from ..models import Player
 from ..scoring import Problem
-from .fields import attach
+from .fields import attach, lazily
 
 
 class RenameForm(FlaskForm):
     name = StringField(
-        "New name",
-        validators=[InputRequired("Type a name.")],
-        description=PLAYER_NAME.hint,
+        _l("New name"),
+        validators=[InputRequired(_l("Type a name."))],
+        description=lazily(lambda: PLAYER_NAME.hint),
     )
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
@@ -35,9 +37,9 @@ def entry_id(value: object) -> int:
 
 class MergeForm(FlaskForm):
     other = SelectField(
-        "The same person, entered as",
+        _l("The same person, entered as"),
         coerce=entry_id,
-        validators=[InputRequired("Choose the other entry.")],
+        validators=[InputRequired(_l("Choose the other entry."))],
         validate_choice=False,
     )
     # The ids that may be merged in: every choice but the placeholder. Set by for_player.
@@ -47,13 +49,13 @@ class MergeForm(FlaskForm):
     def for_player(cls, player: Player, roster: list[Player], **kwargs) -> MergeForm:
         form = cls(**kwargs)
         others = [(other.id, other.name) for other in roster if other.id != player.id]
-        form.other.choices = [(0, "Choose a player"), *others]
+        form.other.choices = [(0, _("Choose a player")), *others]
         form.candidates = frozenset(other_id for other_id, _name in others)
         return form
 
     def validate_other(self, field: SelectField) -> None:
         if field.data not in self.candidates:
-            raise ValidationError("Choose the other entry.")
+            raise ValidationError(_("Choose the other entry."))
 
     def attach(self, problems: tuple[Problem, ...]) -> None:
         attach(self, problems, {"other": self.other})

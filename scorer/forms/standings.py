@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from wtforms import DateField, Form, RadioField, SearchField, SelectChoice, SelectField  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import Optional
 
 from ..field_rules import is_id
 from ..services.pages import SEARCH_MAX_LENGTH
 from ..services.standings import PERIODS, SORTS
+from .fields import said
 
 # The page opens on games won, the order a table at home reads without explanation; the rating
 # (a skill estimate) stays a column to sort by, and breaks ties.
@@ -18,25 +20,25 @@ class StandingsForm(Form):
     """A GET form: it changes nothing, so it carries no CSRF token and is never refused."""
 
     period = RadioField(
-        "Period",
-        choices=[SelectChoice(value, label) for value, label in PERIODS.items()],
+        _l("Period"),
+        choices=[SelectChoice(value, said(label)) for value, label in PERIODS.items()],
         default="all",
         validate_choice=False,
     )
-    first = DateField("From", validators=[Optional()])
-    last = DateField("To", validators=[Optional()])
-    league = SelectField("League", coerce=str, default="", validate_choice=False)
+    first = DateField(_l("From"), validators=[Optional()])
+    last = DateField(_l("To"), validators=[Optional()])
+    league = SelectField(_l("League"), coerce=str, default="", validate_choice=False)
     sort = SelectField(
-        "Sort by",
-        choices=[SelectChoice(key, label) for key, (label, _column) in SORTS.items()],
+        _l("Sort by"),
+        choices=[SelectChoice(key, said(label)) for key, (label, _column) in SORTS.items()],
         default=FIRST_SORT,
         validate_choice=False,
     )
     # Keeps the names that contain it; each keeps its rank in the whole table.
-    q = SearchField("Player")
+    q = SearchField(_l("Player"))
     order = SelectField(
-        "Order",
-        choices=[SelectChoice("desc", "High to low"), SelectChoice("asc", "Low to high")],
+        _l("Order"),
+        choices=[SelectChoice("desc", _l("High to low")), SelectChoice("asc", _l("Low to high"))],
         default="desc",
         validate_choice=False,
     )

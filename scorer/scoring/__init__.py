@@ -21,6 +21,7 @@ from .cards import (
     Deck,
     DeckOverflow,
     deck_overflows,
+    deck_words,
 )
 from .game import (
     DEFAULT_TARGET,
@@ -46,6 +47,8 @@ from .game import (
     play,
     replay,
     setup_problems,
+    target_too_high_words,
+    target_words,
 )
 from .individual import head_to_head
 from .outcome import HandOutcome, describe_hand
@@ -88,6 +91,7 @@ __all__ = [
     "deck_overflows",
     "dealers_ahead",
     "deck_problems",
+    "deck_words",
     "describe_hand",
     "fill",
     "hand_problems",
@@ -96,4 +100,6 @@ __all__ = [
     "play",
     "replay",
     "setup_problems",
+    "target_too_high_words",
+    "target_words",
 ]

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .words import fill
+from .words import N_, fill
+from .words import gettext as _
 
 DIGITS: tuple[str, ...] = tuple(str(digit) for digit in range(10))
 ACTION_CARDS: tuple[str, ...] = ("skip", "reverse", "draw2")
@@ -35,16 +36,18 @@ DECK_BLANKS: tuple[int, ...] = (0, 4)
 MAX_BLANK_VALUE = 500
 CLASSIC_CARDS = 108
 
+# Each card's name in English, said in the reader's language with `_` where it is shown (a digit
+# is its own name).
 CARD_LABELS: Mapping[str, str] = {
     **{digit: digit for digit in DIGITS},
-    "skip": "Skip",
-    "reverse": "Reverse",
-    "draw2": "Draw Two",
-    "wild": "Wild",
-    "wild4": "Wild Draw Four",
-    ANY_ACTION: "Skip, Reverse or Draw Two",
-    ANY_WILD: "Wild or Wild Draw Four",
-    BLANK: "blank card",
+    "skip": N_("Skip"),
+    "reverse": N_("Reverse"),
+    "draw2": N_("Draw Two"),
+    "wild": N_("Wild"),
+    "wild4": N_("Wild Draw Four"),
+    ANY_ACTION: N_("Skip, Reverse or Draw Two"),
+    ANY_WILD: N_("Wild or Wild Draw Four"),
+    BLANK: N_("blank card"),
 }
 
 # The last card played, as the table may name it, and the card it is: it lies on the discard pile,
@@ -52,17 +55,40 @@ CARD_LABELS: Mapping[str, str] = {
 LAST_CARDS: Mapping[str, str] = {"draw2": "draw2", "wild4": "wild4"}
 
 # How a deck limit passed is said, here once: the page's script gets the same templates in the pad's
-# data and fills them from the numbers a refusal carries.
+# data (in the reader's language: `deck_words`) and fills them from the numbers a refusal carries.
+# The slots are the script's `{name}` ones, not gettext's, since the script fills them too.
 DECK_WORDS: Mapping[str, str] = {
-    "over": "{counted} {kind} counted, but the deck has only {limit}.",
-    "none": "This game's deck has no {kind}.",
-    "pile": (
+    # TRANSLATORS: {kind} is a kind of card in the plural ("Wild Draw Fours", "7s"); keep every
+    # {name} as it is.
+    "over": N_("{counted} {kind} counted, but the deck has only {limit}."),
+    # TRANSLATORS: {kind} is a kind of card in the plural ("Wild Draw Fours", "blank cards").
+    "none": N_("This game's deck has no {kind}."),
+    "pile": N_(
         "{counted} {kind} counted, but with the last card played the hands hold at most {limit}."
     ),
 }
+# What each kind of card with a limit is called (Deck.limits), in the plural, in English: the kind
+# is also how a refusal and the page name the limit, so it is said with `_` only where shown.
+DIGIT_KINDS: tuple[str, ...] = (
+    # TRANSLATORS: the cards numbered 0, in the plural: "This game's deck has no 0s."
+    N_("0s"),
+    N_("1s"),
+    N_("2s"),
+    N_("3s"),
+    N_("4s"),
+    N_("5s"),
+    N_("6s"),
+    N_("7s"),
+    N_("8s"),
+    N_("9s"),
+)
 
 Holder = TypeVar("Holder")
-_COUNTS = {2: "two"}
+
+
+def deck_words() -> dict[str, str]:
+    """DECK_WORDS in the reader's language, still to be filled in."""
+    return {key: _(template) for key, template in DECK_WORDS.items()}
 
 
 @dataclass(frozen=True)
@@ -103,28 +129,46 @@ class Deck:
     @property
     def name(self) -> str:
         """The deck in a few words, as the setup form, the game page and the rules page say it."""
-        kind = "retail" if self.blanks else "classic"
-        cards = (
-            f"{kind} {self.cards} cards"
-            if self.copies == 1
-            else f"{_COUNTS.get(self.copies, self.copies)} {kind} decks, {self.cards} cards"
+        # Whole phrases, one per kind of deck, so that a language can order their words its way.
+        cards, value = self.cards, self.blank_value
+        if self.copies == 1:
+            if not self.blanks:
+                return _("classic %(cards)s cards", cards=cards)
+            return _("retail %(cards)s cards, blanks worth %(value)s", cards=cards, value=value)
+        if self.copies == 2:
+            if not self.blanks:
+                return _("two classic decks, %(cards)s cards", cards=cards)
+            return _(
+                "two retail decks, %(cards)s cards, blanks worth %(value)s",
+                cards=cards,
+                value=value,
+            )
+        if not self.blanks:
+            return _("%(copies)s classic decks, %(cards)s cards", copies=self.copies, cards=cards)
+        return _(
+            "%(copies)s retail decks, %(cards)s cards, blanks worth %(value)s",
+            copies=self.copies,
+            cards=cards,
+            value=value,
         )
-        return cards + (f", blanks worth {self.blank_value}" if self.blanks else "")
 
     def limits(self) -> tuple[tuple[str, frozenset[str], int], ...]:
-        """(what it is, card tokens, how many the deck has) for each kind and group with a limit."""
+        """(what it is, card tokens, how many the deck has) for each kind and group with a limit.
+
+        What it is is the English name, the same in every language (a refusal and the page tell
+        the limits apart by it): say it with `_` where it is shown."""
         n = self.copies
-        kinds: list[tuple[str, frozenset[str], int]] = [("0s", frozenset({"0"}), 4 * n)]
-        kinds += [(f"{digit}s", frozenset({digit}), 8 * n) for digit in DIGITS[1:]]
+        kinds: list[tuple[str, frozenset[str], int]] = [(DIGIT_KINDS[0], frozenset({"0"}), 4 * n)]
+        kinds += [(DIGIT_KINDS[int(digit)], frozenset({digit}), 8 * n) for digit in DIGITS[1:]]
         kinds += [
-            ("Skips", frozenset({"skip"}), 8 * n),
-            ("Reverses", frozenset({"reverse"}), 8 * n),
-            ("Draw Twos", frozenset({"draw2"}), 8 * n),
-            ("20-point cards", frozenset(ACTION_CARDS + (ANY_ACTION,)), 24 * n),
-            ("Wilds", frozenset({"wild"}), 4 * n),
-            ("Wild Draw Fours", frozenset({"wild4"}), 4 * n),
-            ("50-point wild cards", frozenset(WILD_CARDS + (ANY_WILD,)), 8 * n),
-            ("blank cards", frozenset({BLANK}), self.blanks * n),
+            (N_("Skips"), frozenset({"skip"}), 8 * n),
+            (N_("Reverses"), frozenset({"reverse"}), 8 * n),
+            (N_("Draw Twos"), frozenset({"draw2"}), 8 * n),
+            (N_("20-point cards"), frozenset(ACTION_CARDS + (ANY_ACTION,)), 24 * n),
+            (N_("Wilds"), frozenset({"wild"}), 4 * n),
+            (N_("Wild Draw Fours"), frozenset({"wild4"}), 4 * n),
+            (N_("50-point wild cards"), frozenset(WILD_CARDS + (ANY_WILD,)), 8 * n),
+            (N_("blank cards"), frozenset({BLANK}), self.blanks * n),
         ]
         return tuple(kinds)
 
@@ -138,7 +182,8 @@ class DeckOverflow(Generic[Holder]):
     """More cards of one kind counted across a hand's players than the deck leaves them.
 
     `counted` is the cards of the kind in the hands, `limit` how many the deck has, `pile` how many
-    of them lie on the discard pile (the last card played), so the hands can hold `room`.
+    of them lie on the discard pile (the last card played), so the hands can hold `room`. `kind`
+    is the English name from Deck.limits; `message` says it in the reader's language.
     """
 
     kind: str
@@ -154,10 +199,11 @@ class DeckOverflow(Generic[Holder]):
 
     @property
     def message(self) -> str:
+        kind = _(self.kind)
         if self.limit == 0:
-            return fill(DECK_WORDS["none"], kind=self.kind)
-        template = DECK_WORDS["pile" if self.pile else "over"]
-        return fill(template, counted=self.counted, kind=self.kind, limit=self.room)
+            return fill(_(DECK_WORDS["none"]), kind=kind)
+        template = _(DECK_WORDS["pile" if self.pile else "over"])
+        return fill(template, counted=self.counted, kind=kind, limit=self.room)
 
 
 def unknown_cards(cards: Iterable[str]) -> list[str]:

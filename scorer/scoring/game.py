@@ -32,6 +32,7 @@ from .cards import (
     deck_overflows,
     unknown_cards,
 )
+from .words import gettext as _
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -130,43 +131,75 @@ def setup_problems(
     """Everything wrong with a game setup, for showing next to the fields."""
     problems = []
     if mode not in tuple(Mode):
-        problems.append(Problem(f"Unknown game mode {mode!r}.", "mode"))
+        problems.append(Problem(_("Unknown game mode %(mode)s.", mode=repr(mode)), "mode"))
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        problems.append(Problem(f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players.", "players"))
+        problems.append(
+            Problem(
+                _("A game needs %(low)s to %(high)s players.", low=MIN_PLAYERS, high=MAX_PLAYERS),
+                "players",
+            )
+        )
     elif mode == Mode.PARTNERS and (players % 2 or players < MIN_PARTNERS_PLAYERS):
         problems.append(
             Problem(
-                "Partners need an even number of players, 4 to 10, seated opposite each other.",
+                _(
+                    "Partners need an even number of players, %(low)s to %(high)s, seated "
+                    "opposite each other.",
+                    low=MIN_PARTNERS_PLAYERS,
+                    high=MAX_PLAYERS,
+                ),
                 "players",
             )
         )
     elif mode == Mode.INDIVIDUAL and players != INDIVIDUAL_PLAYERS:
         problems.append(
-            Problem(f"Individual play is for exactly {INDIVIDUAL_PLAYERS} players.", "players")
+            Problem(
+                _("Individual play is for exactly %(count)s players.", count=INDIVIDUAL_PLAYERS),
+                "players",
+            )
         )
     if hands is not None and (not _whole(hands) or not 1 <= hands <= MAX_HANDS):
-        problems.append(Problem(f"A game can last 1 to {MAX_HANDS} hands.", "hands"))
+        problems.append(Problem(_("A game can last 1 to %(max)s hands.", max=MAX_HANDS), "hands"))
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-        problems.append(Problem("The target must be a whole number of points above 0.", "target"))
+        problems.append(Problem(target_words(), "target"))
     elif target > MAX_TARGET:
-        problems.append(Problem(f"The target can be at most {MAX_TARGET:,} points.", "target"))
+        problems.append(Problem(target_too_high_words(), "target"))
     if not 0 <= first_dealer < max(players, 1):
-        problems.append(Problem("The first dealer must be one of the players.", "first_dealer"))
+        problems.append(Problem(_("The first dealer must be one of the players."), "first_dealer"))
     return problems
+
+
+def target_words() -> str:
+    """Why a target below 1 or not a whole number is refused, in the reader's language."""
+    return _("The target must be a whole number of points above 0.")
+
+
+def target_too_high_words() -> str:
+    """Why a target above MAX_TARGET is refused, in the reader's language."""
+    # The number keeps its English thousands separator: the rules format no number by language.
+    return _("The target can be at most %(max)s points.", max=format(MAX_TARGET, ","))
 
 
 def deck_problems(deck: Deck) -> list[Problem]:
     """Everything wrong with a game's choice of deck; fields are "deck.<what>"."""
     problems = []
     if not _whole(deck.copies) or deck.copies not in DECK_COPIES:
-        problems.append(Problem("Play with one deck or two shuffled together.", "deck.copies"))
+        problems.append(Problem(_("Play with one deck or two shuffled together."), "deck.copies"))
     if not _whole(deck.blanks) or deck.blanks not in DECK_BLANKS:
+        # The deck comes with or without its blanks: two choices, said as the two there are.
+        fewest, most = min(DECK_BLANKS), max(DECK_BLANKS)
         problems.append(
-            Problem(f"A deck has {' or '.join(map(str, DECK_BLANKS))} blank cards.", "deck.blanks")
+            Problem(
+                _("A deck has %(fewest)s or %(most)s blank cards.", fewest=fewest, most=most),
+                "deck.blanks",
+            )
         )
     if not _whole(deck.blank_value) or not 0 <= deck.blank_value <= MAX_BLANK_VALUE:
         problems.append(
-            Problem(f"A blank card scores 0 to {MAX_BLANK_VALUE} points.", "deck.blank_value")
+            Problem(
+                _("A blank card scores 0 to %(max)s points.", max=MAX_BLANK_VALUE),
+                "deck.blank_value",
+            )
         )
     return problems
 
@@ -292,12 +325,12 @@ def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> li
     rules = state.rules
     deck = rules.deck
     if state.finished:
-        return [Problem("The game was already over.", hand=number)]
+        return [Problem(_("The game was already over."), hand=number)]
     if not 0 <= hand.went_out < rules.players:
-        return [Problem("Choose who went out.", "went_out", hand=number)]
+        return [Problem(_("Choose who went out."), "went_out", hand=number)]
     if not state.in_play(hand.went_out):
         return [
-            Problem("That player is out of the game and cannot go out.", "went_out", hand=number)
+            Problem(_("That player is out of the game and cannot go out."), "went_out", hand=number)
         ]
     problems = []
     expected = set(state.counted_seats(hand.went_out))
@@ -306,29 +339,33 @@ def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> li
         if seat in expected:
             continue
         if seat == hand.went_out:
-            reason = "The player who went out has no cards to count."
+            reason = _("The player who went out has no cards to count.")
         elif not 0 <= seat < rules.players:
-            reason = "There is no such seat in this game."
+            reason = _("There is no such seat in this game.")
         elif rules.side_of(seat) == winner_side:
-            reason = "A partner of the player who went out: their cards are not counted."
+            reason = _("A partner of the player who went out: their cards are not counted.")
         else:
-            reason = "This player is out of the game; their cards are not counted."
+            reason = _("This player is out of the game; their cards are not counted.")
         problems.append(Problem(reason, "count", seat, number))
     for seat in sorted(expected - set(hand.counts)):
-        problems.append(Problem("Count this hand or type its total.", "count", seat, number))
+        problems.append(Problem(_("Count this hand or type its total."), "count", seat, number))
 
     cards_by_seat: dict[int, tuple[str, ...]] = {}
     for seat in sorted(expected & set(hand.counts)):
         count = hand.counts[seat]
         if (count.cards is None) == (count.points is None):
-            problems.append(Problem("Give either the cards or a total.", "count", seat, number))
+            problems.append(Problem(_("Give either the cards or a total."), "count", seat, number))
         elif count.points is not None:
             if count.points < 0:
-                problems.append(Problem("A total cannot be negative.", "count", seat, number))
+                problems.append(Problem(_("A total cannot be negative."), "count", seat, number))
             elif count.points > deck.max_points:
                 problems.append(
                     Problem(
-                        f"{count.points} is more than a whole deck holds ({deck.max_points}).",
+                        _(
+                            "%(points)s is more than a whole deck holds (%(max)s).",
+                            points=count.points,
+                            max=deck.max_points,
+                        ),
                         "count",
                         seat,
                         number,
@@ -338,7 +375,13 @@ def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> li
             unknown = unknown_cards(count.cards)
             if unknown:
                 problems.append(
-                    Problem(f"Not a card: {', '.join(unknown)}.", "count", seat, number)
+                    Problem(
+                        # TRANSLATORS: %(cards)s is what was sent as cards, as it was sent.
+                        _("Not a card: %(cards)s.", cards=", ".join(unknown)),
+                        "count",
+                        seat,
+                        number,
+                    )
                 )
             else:
                 cards_by_seat[seat] = count.cards
@@ -351,8 +394,11 @@ def hand_problems(state: GameState, hand: Hand, number: int | None = None) -> li
         if total > deck.max_points:
             problems.append(
                 Problem(
-                    f"These hands add up to {total}, more than a whole deck holds "
-                    f"({deck.max_points}).",
+                    _(
+                        "These hands add up to %(total)s, more than a whole deck holds (%(max)s).",
+                        total=total,
+                        max=deck.max_points,
+                    ),
                     hand=number,
                 )
             )
