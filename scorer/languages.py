@@ -8,14 +8,14 @@ Accept-Language that the app has, else English.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
 from flask_babel import Babel, get_locale
 from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
 from flask_login import current_user
 
-from . import PACKAGE
 from .scoring import words
 
 # Each language the app has a catalog for, by its code, with its name in its own words: the
@@ -33,12 +33,15 @@ DEFAULT_LANGUAGE = "en"
 COOKIE = "language"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
+# Beside this module; not through the package's PACKAGE, which would make an import cycle.
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
 babel = Babel()
 
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("LANGUAGES", dict(LANGUAGES))
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(PACKAGE / "translations"))
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     babel.init_app(app, locale_selector=chosen_language)
     words.use_translator(
         lambda message: babel_gettext(message),
@@ -46,6 +49,7 @@ def init_app(app: Flask) -> None:
     )
     app.add_template_global(html_lang)
     app.add_template_global(available, "languages")
+    app.after_request(_say_language)
 
 
 def available() -> dict[str, str]:
@@ -90,3 +94,16 @@ def best_accepted(accepted: Iterable[str]) -> str | None:
 def html_lang() -> str:
     """The request's language as HTML's lang attribute writes it: pt-BR, not pt_BR."""
     return str(get_locale() or DEFAULT_LANGUAGE).replace("_", "-")
+
+
+def _say_language(response: Response) -> Response:
+    """Name a page's language, and tell caches which requests may share it.
+
+    The same address is written in the language of the account, the cookie or the browser, so a
+    cache (the browser's, a proxy's) must not hand one reader's page to another.
+    """
+    if response.mimetype == "text/html" and request.endpoint != "static":
+        response.headers["Content-Language"] = html_lang()
+        response.vary.add("Cookie")
+        response.vary.add("Accept-Language")
+    return response
