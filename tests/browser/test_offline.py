@@ -23,15 +23,15 @@ from playwright.sync_api import Locator, Page, expect
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorer import client_words
-
-# The script's words in English, the language the tests read the pages in.
-CLIENT_WORDS = client_words.client_words()
 from scorer.extensions import db
 from scorer.models import Game, User
 from scorer.services import games
 from scorer.services.accounts import add_user, set_password
 
 pytestmark = pytest.mark.browser
+
+# The script's words in English, the language the tests read the pages in.
+CLIENT_WORDS = client_words.client_words()
 
 PHONE = {"width": 390, "height": 844}
 AXE = Axe()
