@@ -7,8 +7,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
+from catalogs import forget_loaded_translations, german_catalog
 from conftest import make_app
 from document import HTMX, parse
 from flask import Flask
@@ -16,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from scorer.extensions import db, rate_limiter
-from scorer.languages import COOKIE_MAX_AGE, TRANSLATIONS, babel
+from scorer.languages import COOKIE_MAX_AGE
 from scorer.models import User
 from scorer.services.accounts import add_user
 
@@ -230,32 +229,10 @@ def test_the_copy_mark_and_the_offline_page_are_in_the_page_s_language(client):
 
 # --- With CSRF on and a catalog of German words, as a phone meets the app.
 
-WORDS = {
-    "Menu": "Menü",
-    "Change": "Ändern",
-    "The scorer can't be reached": "Der Scorer ist nicht erreichbar",
-    "Last seen %(seen)s · updating…": "Zuletzt gesehen %(seen)s · wird aktualisiert…",
-    "Offline · last seen {seen}": "Offline · zuletzt gesehen {seen}",
-}
-
-
-def german_catalog(folder) -> str:
-    """A few German words compiled into `folder`, ahead of the app's own catalogs."""
-    catalog = Catalog(locale="de")
-    for english, german in WORDS.items():
-        catalog.add(english, german)
-    target = folder / "de" / "LC_MESSAGES"
-    target.mkdir(parents=True)
-    with open(target / "messages.mo", "wb") as file:
-        write_mo(file, catalog)
-    return f"{folder};{TRANSLATIONS}"
-
 
 @pytest.fixture
 def phone(app: Flask, tmp_path) -> Iterator[FlaskClient]:
-    # Flask-Babel keeps the translations it loaded per language for every app of the process:
-    # this app's are loaded afresh, and not left to the others.
-    babel.domain_instance.cache.clear()
+    forget_loaded_translations()
     secured = make_app(
         app.config["SQLALCHEMY_DATABASE_URI"],
         migrate=False,
@@ -266,7 +243,7 @@ def phone(app: Flask, tmp_path) -> Iterator[FlaskClient]:
     with secured.app_context():
         db.session.remove()
         db.engine.dispose()
-    babel.domain_instance.cache.clear()
+    forget_loaded_translations()
 
 
 def menu_form(response) -> dict[str, str]:
