@@ -283,3 +283,10 @@ def test_the_switch_without_its_token_changes_nothing(phone):
     assert "language=" not in response.headers.get("Set-Cookie", "")
     assert phone.get_cookie("language") is None
     assert lang(phone.get("/")) == "en"
+
+
+def test_the_manifest_names_its_language(client):
+    manifest = client.get("/manifest.webmanifest", headers={"Accept-Language": "pt-BR"})
+    assert manifest.json["lang"] == "pt-BR"
+    assert manifest.json["name"] == "UNO Scorer"
+    assert {"Cookie", "Accept-Language"} <= set(manifest.vary)
