@@ -103,6 +103,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         sync,
         table_view,
     )
+    from .views import (
+        languages as language_switch,
+    )
 
     routing.init_app(app)
     db.init_app(app)
@@ -133,6 +136,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         nights.bp,
         table_view.bp,
         charts.bp,
+        language_switch.bp,
     )
     for blueprint in blueprints:
         app.register_blueprint(blueprint)

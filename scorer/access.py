@@ -35,8 +35,9 @@ from .services.accounts import user_for_token
 from .services.scorer_links import scorer_link_holds
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# Signing in is a POST that must stay open, or nobody could ever sign in.
-OPEN_ENDPOINTS = frozenset({"auth.login"})
+# Signing in is a POST that must stay open, or nobody could ever sign in; choosing the language
+# changes no score, and a visitor must be able to read the sign-in page.
+OPEN_ENDPOINTS = frozenset({"auth.login", "languages.choose"})
 # Pages that exist only to change something: a visitor is sent to sign in before filling them in.
 WRITE_PAGES = frozenset(
     {

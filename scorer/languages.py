@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from flask import Flask, current_app, has_request_context, request
+from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
 
@@ -49,6 +49,7 @@ def init_app(app: Flask) -> None:
     )
     app.add_template_global(html_lang)
     app.add_template_global(available, "languages")
+    app.after_request(_say_language)
 
 
 def available() -> dict[str, str]:
@@ -97,3 +98,16 @@ def best_accepted(accepted: Iterable[str]) -> str | None:
 def html_lang() -> str:
     """The request's language as HTML's lang attribute writes it: pt-BR, not pt_BR."""
     return str(get_locale() or DEFAULT_LANGUAGE).replace("_", "-")
+
+
+def _say_language(response: Response) -> Response:
+    """Name a page's language, and tell caches which requests may share it.
+
+    The same address is written in the language of the account, the cookie or the browser, so a
+    cache (the browser's, a proxy's) must not hand one reader's page to another.
+    """
+    if response.mimetype == "text/html" and request.endpoint != "static":
+        response.headers["Content-Language"] = html_lang()
+        response.vary.add("Cookie")
+        response.vary.add("Accept-Language")
+    return response

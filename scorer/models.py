@@ -395,6 +395,9 @@ class User(Model):
     # password) ends every session, even a cookie copied before, and a removed account's cookie
     # names no account made after it.
     session_key: Mapped[str] = mapped_column(String(64), unique=True, default=new_secret)
+    # The language the user chose in the menu (a code of scorer.languages.LANGUAGES), which every
+    # phone they sign in on then speaks; None until they choose.
+    language: Mapped[str | None] = mapped_column(String(16))
 
     tokens: Mapped[list[ApiToken]] = relationship(
         back_populates="user", cascade="all, delete-orphan"

@@ -17,7 +17,7 @@ from ..forms.hands import HandForm
 from ..scoring import MAX_BLANK_VALUE, MAX_HANDS, Rejected, head_to_head
 from ..services import cleanup, fixtures, games, newcomers, pages, scorer_links
 from ..services.snapshots import GameSnapshot
-from .htmx import poll_answer, render, see_other
+from .htmx import in_language, poll_answer, render, see_other
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 # The scoreboard of an individual game includes games/_head_to_head.html, which tabulates this.
@@ -131,7 +131,7 @@ def live(game_id: int) -> BaseResponse:
 @bp.app_template_global()
 def live_etag(game) -> str:
     """The If-None-Match value of a page showing `game` as it is now."""
-    return quote_etag(live_tag(game.id, game.version), weak=True)
+    return quote_etag(in_language(live_tag(game.id, game.version)), weak=True)
 
 
 def live_tag(game_id: int, version: int) -> str:

@@ -9,6 +9,7 @@ from flask import Response, make_response, redirect, render_template, request
 
 # Re-exported: the views answer htmx through this module.
 from ..fragments import wants_fragment
+from ..languages import DEFAULT_LANGUAGE, html_lang
 
 
 def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
@@ -38,19 +39,28 @@ def poll_answer(
 ) -> Response:
     """The answer to a page's poll (htmx sends If-None-Match with the tag of what the page shows):
     304 while `current_tag()` is still that tag, else the fragment that brings the page up to
-    date, which `fragment(tag)` gives with the tag it shows. A browser that asks is sent to
-    `page`, and nothing is read for it."""
+    date, which `fragment(tag)` gives with the tag it shows. Both tags are in the request's
+    language (`in_language`, which the page's own If-None-Match follows too). A browser that asks
+    is sent to `page`, and nothing is read for it."""
     if not wants_fragment():
         response = make_response(redirect(page, 303))
     else:
         tag = current_tag()
-        if request.if_none_match.contains_weak(tag):
+        if request.if_none_match.contains_weak(in_language(tag)):
             response = make_response("", 304)
         else:
             body, tag = fragment(tag)
             response = make_response(body)
-        response.set_etag(tag, weak=True)
+        response.set_etag(in_language(tag), weak=True)
         # Ask every time: a page must never be shown an old game or board from a cache.
         response.cache_control.no_cache = True
     response.vary.add("HX-Request")
     return response
+
+
+def in_language(tag: str) -> str:
+    """A page's tag, told apart by the language it is written in: a page that switched language
+    is never told that what it shows in the old one is current. English, the language the app is
+    written in, keeps the bare tag: pages opened before there were languages stay current."""
+    language = html_lang()
+    return tag if language == DEFAULT_LANGUAGE else f"{tag}.{language}"

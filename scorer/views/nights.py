@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import access, qr_codes
 from ..extensions import db
 from ..services import leagues, nights, scorer_links
-from .htmx import poll_answer, see_other
+from .htmx import in_language, poll_answer, see_other
 
 bp = Blueprint("nights", __name__, url_prefix="/leagues/<int:league_id>/seasons/<int:number>")
 
@@ -41,7 +41,7 @@ def board_live(league_id: int, number: int) -> BaseResponse:
 @bp.app_template_global()
 def board_etag(version: str) -> str:
     """The If-None-Match value of a board showing this version."""
-    return quote_etag(version, weak=True)
+    return quote_etag(in_language(version), weak=True)
 
 
 @bp.post("/rounds/<int:round_number>/start")

@@ -6,8 +6,10 @@ import hashlib
 
 import rjsmin
 from flask import Blueprint, Response, current_app, jsonify, make_response, render_template
+from flask_babel import gettext as _
 
 from ..assets import compressed_once, static_url, static_version
+from ..languages import TRANSLATIONS, html_lang
 from ..whitespace import trimmed
 
 bp = Blueprint("pwa", __name__)
@@ -34,7 +36,8 @@ def manifest() -> Response:
             "id": "/",
             "name": "UNO Scorer",
             "short_name": "UNO Scorer",
-            "description": "Keeps score for UNO played with real cards, on every phone.",
+            "description": _("Keeps score for UNO played with real cards, on every phone."),
+            "lang": html_lang(),
             "start_url": "/",
             "scope": "/",
             "display": "standalone",
@@ -54,6 +57,8 @@ def manifest() -> Response:
         }
     )
     response.mimetype = "application/manifest+json"
+    # Its description is in the reader's language, chosen as a page's is.
+    response.vary.update(("Cookie", "Accept-Language"))
     return response
 
 
@@ -78,7 +83,8 @@ def offline() -> Response:
 
 
 def _release() -> str:
-    """Changes whenever a cached asset or the offline page does, so the worker updates its cache.
+    """Changes whenever a cached asset or the offline page (or its words) does, so the worker
+    updates its cache.
 
     The page copies' cache is named by it too: a copy links the assets of its release.
     """
@@ -88,4 +94,7 @@ def _release() -> str:
     for template in ("pwa/offline.html", "base.html"):
         source, _filename, _uptodate = loader.get_source(current_app.jinja_env, template)
         parts.append(source)
+    # The offline page the worker keeps is in the phone's language: new words are a new release.
+    for catalog in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.mo")):
+        parts.append(hashlib.sha256(catalog.read_bytes()).hexdigest())
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:12]

@@ -4,6 +4,8 @@
 // (data-copy-of on <html>) and app.js fetches the fresh page at once and puts it in its place.
 // Soon after this phone sent a change, the server's page comes first, so the change shows.
 // Fragments, polls, saves and the API always go to the server.
+// Each copy is in one language (its Content-Language). The phone reads the language of the latest
+// page the server sent it: a copy in another is never shown, and the offline page follows it.
 "use strict";
 
 const CACHE = {{ cache | tojson }};
@@ -12,6 +14,9 @@ const OFFLINE = {{ url_for("pwa.offline") | tojson }};
 const ASSETS = {{ assets | tojson }};
 const SIGN_IN_OUT = {{ [url_for("auth.login"), url_for("auth.logout")] | tojson }};
 const COPIED = /^\/(games\/\d+)?$/;
+// Where the worker keeps the language the phone reads (a cache key, not a page): a worker is
+// stopped when idle and forgets what it held in memory.
+const SPOKEN = OFFLINE + "?language";
 // Sent by app.js when it asks for the fresh page that replaces a copy.
 const FRESH = "X-Fresh-Copy";
 // Navigation preloads of pages answered from a copy, by URL: the fresh page app.js then asks
@@ -29,7 +34,8 @@ const SERVER_WAIT_MS = 3000;
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll([OFFLINE, ...ASSETS]))
+      .then((cache) => cache.addAll([OFFLINE, ...ASSETS]).then(() => cache.match(OFFLINE))
+        .then((page) => cache.put(SPOKEN, new Response(page.headers.get("Content-Language") || ""))))
       .then(() => self.skipWaiting())
   );
 });
@@ -49,6 +55,18 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+const spoken = () => caches.open(CACHE).then((cache) => cache.match(SPOKEN)).then((said) => said && said.text());
+
+// A page from the server says which language the phone reads now. When that changes, the offline
+// page is fetched again in it (it comes in the language the page did).
+function heard(response) {
+  const said = response && response.ok && response.headers.get("Content-Language");
+  if (!said) return;
+  return spoken().then((old) => old === said || caches.open(CACHE).then((cache) => cache.put(SPOKEN, new Response(said))
+    .then(() => fetch(OFFLINE))
+    .then((page) => page.ok && page.headers.get("Content-Language") === said && cache.put(OFFLINE, page))));
+}
+
 // Keeps a successful page as the phone's copy, with the time it was seen.
 function keep(url, response) {
   if (!response || !response.ok || response.redirected || response.type !== "basic") return;
@@ -62,10 +80,11 @@ function keep(url, response) {
     headers.set("X-Seen-At", new Date().toISOString());
     // X-Account marks a signed-in session's pages (scorer/access.py). A page for another session,
     // or for none (the session ended, on this phone or elsewhere: a new password, a sign-out),
-    // drops every copy made before it. In one line of few names: the worker is in the first
-    // visit's 40 KB.
+    // or in another language, drops every copy made before it. In few names: the worker is in
+    // the first visit's 40 KB.
+    const same = (copy) => ["X-Account", "Content-Language"].every((name) => copy.headers.get(name) === headers.get(name));
     return caches.open(PAGES).then((cache) => cache.matchAll())
-      .then((copies) => copies.every((copy) => copy.headers.get("X-Account") === headers.get("X-Account")) || caches.delete(PAGES))
+      .then((copies) => copies.every(same) || caches.delete(PAGES))
       .then(() => caches.open(PAGES))
       .then((cache) => cache.put(url, new Response(text, { headers })));
   });
@@ -92,7 +111,9 @@ self.addEventListener("message", (event) => {
   if (typeof data.html !== "string" || !COPIED.test(data.path || "")) return;
   const page = self.location.origin + data.path;
   event.waitUntil(caches.open(PAGES).then((cache) => cache.match(page).then((old) => {
-    if (!old) return;
+    // A page written in another language than its copy (it changed under the page) is no copy.
+    const said = old && old.headers.get("Content-Language");
+    if (!old || (said && !data.html.includes('<html lang="' + said + '"'))) return;
     const headers = new Headers(old.headers);
     headers.set("X-Seen-At", new Date().toISOString());
     return cache.put(page, new Response(data.html, { headers }));
@@ -115,7 +136,7 @@ function fromCopy(event, page, copy, pending) {
 
 // The server's page, kept as the new copy.
 function fromServer(event, page, response) {
-  event.waitUntil(Promise.resolve(keep(page, response)).catch(() => {}));
+  event.waitUntil(Promise.all([keep(page, response), heard(response)]).catch(() => {}));
   return response;
 }
 
@@ -144,7 +165,9 @@ self.addEventListener("fetch", (event) => {
   }
   const page = url.origin + url.pathname;
   if (request.mode === "navigate" && COPIED.test(url.pathname)) {
-    event.respondWith(caches.open(PAGES).then((cache) => cache.match(page)).then((copy) => {
+    event.respondWith(Promise.all([caches.open(PAGES).then((cache) => cache.match(page)), spoken()]).then(([copy, said]) => {
+      // A copy in another language than the phone now reads is never shown.
+      if (copy && said && copy.headers.get("Content-Language") !== said) copy = null;
       if (!copy) return network(event).then((response) => fromServer(event, page, response));
       if (Date.now() - changedAt < AFTER_CHANGE_MS) return afterChange(event, page, copy);
       return fromCopy(event, page, copy);
@@ -153,7 +176,10 @@ self.addEventListener("fetch", (event) => {
     // Always the network: the preloaded response, else a fetch of our own (no preload in this
     // browser, or none yet on the visit that installed this worker); the offline page only when
     // the server cannot be reached at all.
-    event.respondWith(network(event).catch(() => caches.match(OFFLINE, { ignoreVary: true })));
+    event.respondWith(network(event).then((response) => {
+      event.waitUntil(Promise.resolve(heard(response)).catch(() => {}));
+      return response;
+    }).catch(() => caches.match(OFFLINE, { ignoreVary: true })));
   } else if (request.headers.get(FRESH) && COPIED.test(url.pathname)) {
     const preload = preloads.get(page);
     preloads.delete(page);

@@ -22,13 +22,16 @@ from flask import Flask, request, request_started
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.exceptions import ServiceUnavailable
 
-from scorer.client_words import CLIENT_WORDS
+from scorer import client_words
 from scorer.extensions import db
 from scorer.models import Game, User
 from scorer.services import games
 from scorer.services.accounts import add_user, set_password
 
 pytestmark = pytest.mark.browser
+
+# The script's words in English, the language the tests read the pages in.
+CLIENT_WORDS = client_words.client_words()
 
 PHONE = {"width": 390, "height": 844}
 AXE = Axe()
@@ -681,8 +684,8 @@ def unmarked(page: Page, *selectors: str) -> list[str]:
 def test_every_word_the_script_shows_comes_from_the_server(
     offline_phone, live_server: str, game_id: int, enter_hand, monkeypatch, refused_paths
 ):
-    for key, words in CLIENT_WORDS.items():
-        monkeypatch.setitem(CLIENT_WORDS, key, f"{OPEN}{words}{CLOSE}")
+    marked = {key: f"{OPEN}{words}{CLOSE}" for key, words in CLIENT_WORDS.items()}
+    monkeypatch.setattr(client_words, "client_words", lambda: marked)
     page = offline_phone()
     url = f"{live_server}/games/{game_id}"
     open_with_copy(page, url)
@@ -713,7 +716,7 @@ def test_every_word_the_script_shows_comes_from_the_server(
     assert page.locator("#waiting").get_attribute("aria-label").startswith(OPEN)
     # Its first try has failed: a request still in flight as the page reloads can reach the
     # server although the phone is offline.
-    expect(page.locator("#waiting-status")).to_have_text(CLIENT_WORDS["kept"])
+    expect(page.locator("#waiting-status")).to_have_text(marked["kept"])
 
     # The copy's mark, reopened offline.
     page.reload()

@@ -35,8 +35,12 @@ const ASSETS = constant("ASSETS");
 const SIGN_IN_OUT = constant("SIGN_IN_OUT");
 
 /** A response as the browser hands it over: "basic" for our own origin. */
-const served = (body, { status = 200, type = "text/html; charset=utf-8", redirected = false, account = null } = {}) => {
-  const headers = { "Content-Type": type, ...(account ? { "X-Account": account } : {}) };
+const served = (body, { status = 200, type = "text/html; charset=utf-8", redirected = false, account = null, language = null } = {}) => {
+  const headers = {
+    "Content-Type": type,
+    ...(account ? { "X-Account": account } : {}),
+    ...(language ? { "Content-Language": language } : {}),
+  };
   const response = new Response(body, { status, headers });
   Object.defineProperty(response, "type", { value: "basic" });
   Object.defineProperty(response, "redirected", { value: redirected });
@@ -75,10 +79,10 @@ class FakeCache {
 
 let world;
 
-/** A fresh worker: its listeners, its caches, and a network that answers from `world.server`. */
-const startWorker = () => {
+/** A fresh worker: its listeners, its caches (those of a worker before it, when given), and a
+ * network that answers from `world.server`. */
+const startWorker = (stores = new Map()) => {
   const listeners = {};
-  const stores = new Map();
   world = {
     listeners,
     stores,
@@ -122,7 +126,7 @@ const startWorker = () => {
   const context = {
     self,
     caches,
-    fetch: (request) => world.fetch(request),
+    fetch: (request) => world.fetch(typeof request === "string" ? { url: new URL(request, ORIGIN).href, method: "GET" } : request),
     Response,
     Headers,
     URL,
@@ -178,10 +182,10 @@ describe("installing and activating", () => {
   test("installs the offline page and the assets of its release", async () => {
     await dispatch("install", {});
     const store = world.stores.get(CACHE);
-    assert.deepEqual(
-      (await store.keys()).map(({ url }) => url.slice(ORIGIN.length)).sort(),
-      [OFFLINE, ...ASSETS].sort(),
-    );
+    const kept = (await store.keys()).map(({ url }) => url.slice(ORIGIN.length));
+    // Besides them, the language the phone reads: the offline page's, until a page says otherwise.
+    assert.deepEqual(kept.filter((url) => !url.startsWith(OFFLINE + "?")).sort(), [OFFLINE, ...ASSETS].sort());
+    assert.ok(kept.length === ASSETS.length + 2, kept);
     assert.equal(world.skipped, true);
   });
 
@@ -366,5 +370,76 @@ describe("the page's own updates of its copy", () => {
     await dispatch("message", { data: { path: "/games/1" } });
     assert.equal(await copyOf("/games/3"), undefined);
     assert.equal(await copyOf("/players"), undefined);
+  });
+});
+
+describe("languages", () => {
+  const GERMAN_OFFLINE = "<h1>Der Scorer ist nicht erreichbar</h1>";
+  // The server as it answers a phone that reads `language`: every page, and the offline page too.
+  const speak = (language, text) => {
+    world.server["/offline"] = () => served(language === "de" ? GERMAN_OFFLINE : "<h1>The scorer can't be reached</h1>", { language });
+    for (const path of ["/", "/games/1", "/players"]) {
+      world.server[path] = () => served('<!doctype html>\n<html lang="' + language + '"><p>' + text + " " + path + "</p>", { language });
+    }
+  };
+
+  beforeEach(async () => {
+    speak("en", "English");
+    await dispatch("install", {});
+    await visit("/games/1");
+    await visit("/");
+    assert.ok(await copyOf("/games/1"));
+  });
+
+  test("after a switch, a copy in the old language is never shown, offline either", async () => {
+    speak("de", "Deutsch");
+    // The page the switch leads back to is another page, which is not copied.
+    const { response } = await visit("/players");
+    assert.match(await response.text(), /Deutsch/);
+    world.online = false;
+    for (const path of ["/games/1", "/"]) {
+      const reopened = await (await visit(path)).response.text();
+      assert.doesNotMatch(reopened, /English/, path);
+      // The offline page, fetched again in the language the phone now reads.
+      assert.equal(reopened, GERMAN_OFFLINE, path);
+    }
+  });
+
+  test("a worker started again remembers the language the phone reads", async () => {
+    speak("de", "Deutsch");
+    await visit("/players");
+    const stores = world.stores;
+    startWorker(stores);
+    world.online = false;
+    // The copies kept by the worker before are still there, in English.
+    assert.match(await (await stores.get(PAGES).match(ORIGIN + "/games/1")).text(), /English/);
+    const reopened = await (await visit("/games/1")).response.text();
+    assert.doesNotMatch(reopened, /English/);
+  });
+
+  test("online, the page in the new language replaces the old language's copies", async () => {
+    speak("de", "Deutsch");
+    await visit("/players");
+    const { response } = await visit("/games/1");
+    assert.match(await response.text(), /Deutsch/);
+    assert.match(await (await copyOf("/games/1")).text(), /Deutsch/);
+    assert.equal(await copyOf("/"), undefined);
+    // The new copy is shown again when the phone reopens the game.
+    world.online = false;
+    assert.match(await (await visit("/games/1")).response.text(), /data-copy-of=.*Deutsch/s);
+  });
+
+  test("a copy in the language the phone reads is shown as before", async () => {
+    await visit("/players");
+    world.online = false;
+    assert.match(await (await visit("/games/1")).response.text(), /data-copy-of=.*English/s);
+  });
+
+  test("a page in another language than its copy does not replace it", async () => {
+    speak("de", "Deutsch");
+    await visit("/players");
+    await visit("/games/1");
+    await dispatch("message", { data: { path: "/games/1", html: '<!doctype html>\n<html lang="en"><p>mixed</p>' } });
+    assert.match(await (await copyOf("/games/1")).text(), /Deutsch/);
   });
 });
