@@ -21,11 +21,13 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from flask import Flask
 
 from scorer import PACKAGE
 
@@ -104,15 +106,32 @@ def write_translations(folder: Path, code: str = CODE) -> Path:
     return folder
 
 
-def app_config(folder: Path, code: str = CODE) -> dict:
-    """The settings that give an app the pseudo-language, catalogs written to `folder`."""
+def languages(code: str = CODE) -> dict[str, str]:
+    """The app's languages and the pseudo-language."""
     from scorer.languages import LANGUAGES
 
     assert code not in LANGUAGES, f"{code} is a language the app offers: pick another code"
+    return {**LANGUAGES, code: NAME}
+
+
+def app_config(folder: Path, code: str = CODE) -> dict:
+    """The settings that give a new app the pseudo-language, its catalog written to `folder`."""
     return {
-        "LANGUAGES": {**LANGUAGES, code: NAME},
+        "LANGUAGES": languages(code),
         "BABEL_TRANSLATION_DIRECTORIES": f"{TRANSLATIONS};{write_translations(folder, code)}",
     }
+
+
+def add_to(app: Flask, folder: Path, monkeypatch: pytest.MonkeyPatch, code: str = CODE) -> None:
+    """Gives an app already made the pseudo-language, for one test (`monkeypatch` undoes it).
+
+    Flask-Babel reads its folders once, as the app starts; the app's own setting is put back by
+    the shared app after each test, its extension's list by `monkeypatch`.
+    """
+    monkeypatch.setitem(app.config, "LANGUAGES", languages(code))
+    babel = app.extensions["babel"]
+    folders = [*babel.translation_directories, str(write_translations(folder, code))]
+    monkeypatch.setattr(babel, "translation_directories", folders)
 
 
 # Words Babel writes for the pseudo-language's dates: what a date formatted by the app's Babel
