@@ -21,6 +21,7 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 
 from scorer.extensions import db
+from scorer.languages import LANGUAGES
 from scorer.services import cleanup, games, leagues
 from scorer.services.accounts import add_user
 
@@ -29,10 +30,11 @@ pytestmark = pytest.mark.browser
 PASSWORD = "correct horse battery"
 LEAGUE = "Thursday Club"
 TEAM = "The Unstoppables"
-# Everyone the tour seats or registers, and the owner it signs in as. Names are never translated.
+# Everyone the tour seats or registers, and the owner it signs in as: names are never translated.
+# Nor is a language's name in the language switch, written in its own words for its readers.
 NAMES = [
     "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou", "Max",
-    "Anne", "Owner", LEAGUE, TEAM,
+    "Anne", "Owner", LEAGUE, TEAM, *LANGUAGES.values(),
 ]  # fmt: skip
 
 # What each screen shows or reads aloud outside the brackets: text of visible elements (an option
