@@ -57,6 +57,8 @@ def sentences(code: str) -> dict[tuple, str]:
 def foreign_pieces(language: str) -> dict[str, str]:
     """Pieces of other languages' sentences, each with its language, that `language` never says."""
     own = sentences(language)
+    # A piece the language says too, inside its own sentences (a command, a brand), is its own.
+    everything_own = "\n".join(html.unescape(text) for text in own.values())
     pieces = {}
     for other in [DEFAULT_LANGUAGE, *LANGUAGES]:
         if other == language:
@@ -66,7 +68,7 @@ def foreign_pieces(language: str) -> dict[str, str]:
                 continue  # the same words in both languages
             for piece in SLOTS.split(html.unescape(text)):
                 piece = piece.strip()
-                if len(piece) >= LONG_ENOUGH and " " in piece:
+                if len(piece) >= LONG_ENOUGH and " " in piece and piece not in everything_own:
                     pieces[piece] = other
     return pieces
 
