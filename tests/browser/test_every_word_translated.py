@@ -11,8 +11,10 @@ for translation, and is listed with its page.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterator
+from urllib.parse import urlsplit
 
 import pseudo_language
 import pytest
@@ -121,6 +123,13 @@ OPEN_DISCLOSURES = """() => {
   window.__shut.forEach((details) => { details.open = true; });
 }"""
 CLOSE_DISCLOSURES = "() => (window.__shut || []).forEach((details) => { details.open = false; })"
+# The server's drawings a page shows as images (charts, not the app's static icons): their
+# labels are text a person reads too.
+DRAWINGS = """() => [...document.images].map((image) => new URL(image.src))
+  .filter((url) => url.pathname.endsWith(".svg") && !url.pathname.startsWith("/static/"))
+  .map((url) => url.href)"""
+SVG_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.DOTALL)
+TAG = re.compile(r"<[^>]*>")
 WORD = re.compile(r"[^\W\d_]+")
 # An address shown as it is (a scorer link, a game's link to share): not words to translate.
 ADDRESS = re.compile(r"\b[a-z]+://\S+")
@@ -129,6 +138,27 @@ ADDRESS = re.compile(r"\b[a-z]+://\S+")
 @pytest.fixture(scope="module")
 def live_settings(tmp_path_factory) -> dict:
     return pseudo_language.app_config(tmp_path_factory.mktemp("pseudo"))
+
+
+def outside(text: str) -> str:
+    """What of `text` is outside the pseudo-language's brackets."""
+    depth, rest = 0, []
+    for char in text:
+        if char == pseudo_language.OPEN:
+            depth += 1
+        elif char == pseudo_language.CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            rest.append(char)
+    return "".join(rest)
+
+
+def drawn_text(page: Page, url: str) -> list[str]:
+    """The labels of a drawing the server makes (an SVG chart), fetched as this phone would."""
+    answer = page.request.get(url)
+    assert answer.ok, f"{answer.status} for {url}"
+    labels = (html.unescape(TAG.sub("", label)) for label in SVG_TEXT.findall(answer.text()))
+    return [label.strip() for label in labels if label.strip()]
 
 
 def words_left(text: str, ignored: set[str]) -> str:
@@ -230,6 +260,11 @@ def tour(page: Page, base: str, seeded: dict[str, int], live_app: Flask) -> Iter
     expect(page.locator(".htmx-request")).to_have_count(0)
     expect(pad.locator('.tally[data-name="Ann"] [data-points]')).to_have_text("5")
     yield "game, the hand undone onto the pad"
+    with live_app.app_context():
+        record(db.session, seeded["playing"], 1, {0: 5, 2: ["wild"], 3: 7})
+        db.session.remove()
+    pad.locator(".stale").wait_for()
+    yield "game, another phone saved the hand being counted"
     page.goto(f"{game}/hands/1/edit")
     yield "edit hand 1"
     page.goto(f"{game}/hands/2/undo")
@@ -327,6 +362,7 @@ def test_every_word_shown_or_read_aloud_is_translated(
     ignored = pseudo_language.date_words()
     visited = []
     left: dict[str, list[str]] = {}
+    drawn: set[str] = set()
     for screen in tour(page, live_server, seeded, live_app):
         visited.append(screen)
         page.evaluate(OPEN_DISCLOSURES)
@@ -335,6 +371,15 @@ def test_every_word_shown_or_read_aloud_is_translated(
             if words:
                 left.setdefault(f"{text!r} ({where})", []).append(screen)
         page.evaluate(CLOSE_DISCLOSURES)
+        for url in page.evaluate(DRAWINGS):
+            if url in drawn:
+                continue
+            drawn.add(url)
+            for label in drawn_text(page, url):
+                words = words_left(outside(label), ignored)
+                if words:
+                    drawing = re.sub(r"/\d+", "/<id>", urlsplit(url).path)
+                    left.setdefault(f"{label!r} (drawn in {drawing})", []).append(screen)
     assert len(visited) >= 45, visited
     # Each leftover once, under the first screen it was seen on, screens in the tour's order.
     report = []
