@@ -1,6 +1,6 @@
 """A pseudo-language for tests: every sentence the app marks, bracketed and accented.
 
-"Save hand %(number)s" becomes "⟦Šàvé ĥàñð %(number)s⟧": a word shown without the brackets was
+"Save hand %(number)s" becomes "⟦Šàṽé ĥàñð %(number)s⟧": a word shown without the brackets was
 never marked, and a bracket cut in two shows a sentence glued from pieces. The slots (`%(name)s`,
 and the `{name}` slots the page's script fills), the HTML tags and the entities inside a sentence
 stay as they are, so the page works as it does in English.
@@ -50,8 +50,8 @@ KEPT = re.compile(
     r"|&(?:#\d+|#x[0-9A-Fa-f]+|\w+);"
 )
 ACCENTED = str.maketrans(
-    "abcdeghiklnorstuyzABCDEGHIKLNORSTUYZ",
-    "àƀçðéĝĥîķłñóŕšţûýžÀƁÇÐÉĜĤÎĶŁÑÓŔŠŢÛÝŽ",
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "àƀçðéƒĝĥîĵķłɱñóþǫŕšţûṽŵẋýžÀƁÇÐÉƑĜĤÎĴĶŁṀÑÓÞǪŔŠŢÛṼŴẊÝŽ",
 )
 
 

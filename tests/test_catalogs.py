@@ -15,6 +15,7 @@ import re
 from gettext import GNUTranslations
 from pathlib import Path
 
+import pseudo_language
 import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog, Message
@@ -133,3 +134,27 @@ def test_the_compiled_catalog_says_what_the_po_says(code: str):
     compiled.seek(0)
     with mo.open("rb") as file:
         assert GNUTranslations(file)._catalog == GNUTranslations(compiled)._catalog  # type: ignore[attr-defined]
+
+
+def test_the_pseudo_language_keeps_slots_tags_and_entities_and_every_plural_form():
+    """The pseudo-language the browser tour reads the app in (tests/pseudo_language.py)."""
+    said = pseudo_language.pseudo(
+        'Read <a href="%(url)s">the rules</a>, {dealer} deals hand %(number)s &amp; 100%%'
+    )
+    assert said == (
+        '⟦Ŕéàð <a href="%(url)s">ţĥé ŕûłéš</a>, {dealer} ðéàłš ĥàñð %(number)s &amp; 100%%⟧'
+    )
+    template = Catalog()
+    template.add("Who went out?")
+    template.add(("%(num)s hand left", "%(num)s hands left"))
+    compiled = io.BytesIO()
+    write_mo(compiled, pseudo_language.pseudo_catalog(template))
+    compiled.seek(0)
+    translations = GNUTranslations(compiled)
+    assert translations.gettext("Who went out?") == "⟦Ŵĥó ŵéñţ óûţ?⟧"
+    assert translations.ngettext("%(num)s hand left", "%(num)s hands left", 1) == (
+        "⟦%(num)s ĥàñð łéƒţ⟧"
+    )
+    assert translations.ngettext("%(num)s hand left", "%(num)s hands left", 3) == (
+        "⟦%(num)s ĥàñðš łéƒţ⟧"
+    )
