@@ -3,10 +3,10 @@
 The live app speaks the pseudo-language of tests/pseudo_language.py, where every sentence the code
 marks comes out as "⟦Šàṽé ĥàñð 2⟧". A tour visits every page, fragment and pad state, with every
 disclosure open, and reads what is shown or read aloud: the text of each visible element, the
-page's title, the aria-label, title, placeholder and alt attributes, a button's value, and the
-words the server hands the page's script. Whatever is outside the brackets, once the names the
-test made, the numbers, the punctuation and the dates Babel wrote are taken away, was never marked
-for translation, and is listed with its page.
+page's title, the aria-label, title, placeholder and alt attributes, a submit input's value, the
+labels of the server's charts, and the words the server hands the page's script. Whatever is
+outside the brackets, once the names the test made, the numbers, the punctuation and the dates
+Babel wrote are taken away, was never marked for translation, and is listed with its page.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ NAMES = [
 ]  # fmt: skip
 
 # What each screen shows or reads aloud outside the brackets: text of visible elements (an option
-# counts when its list does), the title, the attributes a screen reader or a tooltip says, a
-# button's value; and every string in the words the server gives the script (data-client,
-# data-pad). Bracket depth runs on in document order, so a sentence holding markup ("Read
-# <a>the rules</a> first") counts as one.
+# counts when its list does), the title, the attributes a screen reader or a tooltip says, an
+# input button's value (a <button>'s value is posted, not shown); and every string in the words
+# the server gives the script (data-client, data-pad). Bracket depth runs on in document order,
+# so a sentence holding markup ("Read <a>the rules</a> first") counts as one.
 UNMARKED = """([open, close]) => {
   const found = [];
   const outside = (text, depth) => {
