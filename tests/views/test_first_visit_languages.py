@@ -104,6 +104,8 @@ def test_a_first_visit_in_another_language_stays_within_40_kb_and_in_that_langua
     pieces = foreign_pieces(language)
     found = []
     for url in urls:
-        text = html.unescape(client.get(url).get_data().decode("utf-8", "replace"))
+        # Closed at once: a static file's answer holds the file open.
+        with client.get(url) as response:
+            text = html.unescape(response.get_data().decode("utf-8", "replace"))
         found += [f"{url}: {piece!r} ({other})" for piece, other in pieces.items() if piece in text]
     assert not found, "\n".join(found)
