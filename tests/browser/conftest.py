@@ -47,11 +47,18 @@ EXPECTED_CONSOLE = re.compile(
 
 
 @pytest.fixture(scope="module")
-def live_app(databases, tmp_path_factory) -> Iterator[Flask]:
+def live_settings() -> dict:
+    """Settings a test module adds to its live app: a module overrides this fixture to add some."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def live_app(databases, tmp_path_factory, live_settings: dict) -> Iterator[Flask]:
     """The real app (CSRF on) on a fresh, migrated SQLite file, one per test module."""
     url = databases.fresh("sqlite", tmp_path_factory.mktemp("live"))
     # Phones poll every second, not every three: a test waiting for a poll waits a third as long.
-    app = make_app(url, migrate=False, WTF_CSRF_ENABLED=True, TESTING=False, LIVE_POLL_SECONDS=1)
+    settings = {"WTF_CSRF_ENABLED": True, "TESTING": False, "LIVE_POLL_SECONDS": 1}
+    app = make_app(url, migrate=False, **{**settings, **live_settings})
     app.extensions["browser_test_errors"] = errors = []
 
     def record(_sender, exception: BaseException, **_extra) -> None:
