@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale
 from flask_babel import gettext as babel_gettext
 from flask_babel import ngettext as babel_ngettext
@@ -60,6 +60,9 @@ def known(code: str | None) -> str | None:
 
 def chosen_language() -> str:
     """The language this request is answered in (Flask-Babel's locale selector)."""
+    if not has_request_context():
+        # A command (`scorer ...`) speaks English; services it calls translate their words.
+        return DEFAULT_LANGUAGE
     account_choice = getattr(current_user, "language", None) if current_user else None
     return (
         known(account_choice)
