@@ -4,6 +4,7 @@ sheet that hands each table its link as a QR code."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, make_response, render_template, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.http import quote_etag
 from werkzeug.wrappers import Response as BaseResponse
@@ -11,6 +12,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import access, qr_codes
 from ..extensions import db
 from ..services import leagues, nights, scorer_links
+from .games import in_language
 from .htmx import poll_answer, see_other
 
 bp = Blueprint("nights", __name__, url_prefix="/leagues/<int:league_id>/seasons/<int:number>")
@@ -27,13 +29,14 @@ def board(league_id: int, number: int) -> Response:
 def board_live(league_id: int, number: int) -> BaseResponse:
     """304 while the board's version is current, else the board; one query for a 304."""
 
-    def changed_board(version: str) -> tuple[str, str]:
+    def changed_board(tag: str) -> tuple[str, str]:
         view = nights.load_board(db.session, league_id, number)
-        return render_template("nights/_board.html", board=view, version=version, oob=True), version
+        version = tag.removesuffix(in_language(""))
+        return render_template("nights/_board.html", board=view, version=version, oob=True), tag
 
     return poll_answer(
         url_for("nights.board", league_id=league_id, number=number),
-        lambda: nights.board_version(db.session, league_id, number),
+        lambda: in_language(nights.board_version(db.session, league_id, number)),
         changed_board,
     )
 
@@ -41,7 +44,7 @@ def board_live(league_id: int, number: int) -> BaseResponse:
 @bp.app_template_global()
 def board_etag(version: str) -> str:
     """The If-None-Match value of a board showing this version."""
-    return quote_etag(version, weak=True)
+    return quote_etag(in_language(version), weak=True)
 
 
 @bp.post("/rounds/<int:round_number>/start")
@@ -68,7 +71,7 @@ def sheet(league_id: int, number: int, round_number: int) -> str:
 def make_sheet(league_id: int, number: int, round_number: int) -> BaseResponse | tuple[str, int]:
     """Start the round's tables and give each unfinished one a new scorer link, shown once."""
     if not (access.owner_mode() and current_user.is_authenticated):
-        message = "Only signed-in users can hand out scorer links."
+        message = _("Only signed-in users can hand out scorer links.")
         return render_template("errors/error.html", message=message, status=403), 403
     nights.start_round(db.session, league_id, number, round_number)
     season, tables = nights.round_tables(db.session, league_id, number, round_number)
