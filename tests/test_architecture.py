@@ -89,7 +89,7 @@ def test_access_does_not_reach_into_the_views():
     assert not any(target.startswith("scorer.views") for target in graph["scorer.access"])
 
 
-BABEL_WORDS = {"gettext", "ngettext", "lazy_gettext", "lazy_ngettext", "get_locale"}
+BABEL_WORDS = {"gettext", "ngettext", "pgettext", "lazy_gettext", "lazy_ngettext", "get_locale"}
 
 
 def test_services_reach_neither_up_into_the_doors_nor_into_the_request():

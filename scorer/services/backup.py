@@ -36,7 +36,7 @@ from typing import IO, Any
 import ijson  # type: ignore[import-untyped]
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
+from flask_babel import ngettext, pgettext
 from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
@@ -64,17 +64,7 @@ from .backup_format import FORMAT, VERSION
 from .errors import ServiceError
 from .snapshots import forget_all, hand_of, rules_of
 
-# The spreadsheet's column headings, in the reader's language; the JSON backup's keys stay as
-# they are, being the format.
-CSV_COLUMNS = (
-    _l("game"),
-    _l("mode"),
-    _l("hand"),
-    _l("went_out"),
-    _l("player"),
-    _l("points"),
-    _l("cards"),
-)
+CSV_COLUMNS = ("game", "mode", "hand", "went_out", "player", "points", "cards")
 # A spreadsheet takes a cell starting with one of these for a formula; a name is never one.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -674,7 +664,7 @@ def hands_csv(session: DbSession) -> str:
     """Every hand for a spreadsheet: a row per counted player, with the points their cards made."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([str(heading) for heading in CSV_COLUMNS])
+    writer.writerow(_csv_headings())
     for game in _all_games(session):
         names = [seat.player.name for seat in game.seats]
         state = scoring.replay(rules_of(game), [hand_of(hand) for hand in game.hands])
@@ -692,6 +682,20 @@ def hands_csv(session: DbSession) -> str:
                     ]
                 )
     return out.getvalue()
+
+
+def _csv_headings() -> list[str]:
+    """CSV_COLUMNS in the reader's language: a spreadsheet is read by a person, whereas the JSON
+    backup's keys are its format and stay as they are."""
+    return [
+        pgettext("spreadsheet column", "game"),
+        pgettext("spreadsheet column", "mode"),
+        pgettext("spreadsheet column", "hand"),
+        pgettext("spreadsheet column", "went_out"),
+        pgettext("spreadsheet column", "player"),
+        pgettext("spreadsheet column", "points"),
+        pgettext("spreadsheet column", "cards"),
+    ]
 
 
 def _all_games(session: DbSession) -> list[Game]:
