@@ -2,6 +2,7 @@
 
 from flask import Blueprint, render_template
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadRequest
 
 from ..services.errors import Conflict, NotFound
@@ -35,7 +36,9 @@ def too_many_requests(_error: Exception) -> tuple[str, int]:
 @bp.app_errorhandler(400)
 def bad_request(error: Exception) -> tuple[str, int]:
     message = getattr(error, "description", None)
-    if not message or message == BadRequest.description:
+    if isinstance(error, CSRFError):
+        message = _("This form is out of date. Reload the page, then try again.")
+    elif not message or message == BadRequest.description:
         # Werkzeug's own words are English only; a description of the app's is translated.
         message = _("That request could not be understood.")
     return render_template("errors/error.html", message=message, status=400), 400
