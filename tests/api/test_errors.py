@@ -9,6 +9,7 @@ from conftest import make_app
 from flask import Flask
 
 from scorer.extensions import db
+from scorer.languages import babel
 from scorer.services import games as game_service
 from scorer.services.accounts import add_user
 
@@ -180,12 +181,17 @@ def test_messages_follow_the_requests_language_and_codes_stay(app, tmp_path):
         app.config["SQLALCHEMY_DATABASE_URI"], BABEL_TRANSLATION_DIRECTORIES=str(tmp_path)
     )
     client = german.test_client()
+    # Flask-Babel keeps catalogs by language for the whole process, whatever the app: this test's
+    # German is read afresh, and forgotten after it.
+    kept = babel.domain_instance.cache
+    kept.clear()
     try:
         answer = client.get("/api/v1/games/999", headers={"Accept-Language": "de-DE, en;q=0.5"})
         assert answer.status_code == 404
         assert answer.json == {"message": "Dieses Spiel gibt es nicht."}
         assert client.get("/api/v1/games/999").json == {"message": "There is no such game."}
     finally:
+        kept.clear()
         with german.app_context():
             db.session.remove()
             db.engine.dispose()
