@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask import session as flask_session
+from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import exists, select
 from werkzeug.wrappers import Response as BaseResponse
@@ -176,7 +177,7 @@ def _guard_writes() -> BaseResponse | tuple[str, int] | None:
     if request.blueprint == "api":
         if user_for_token(db.session, request.headers.get("Authorization")):
             return None
-        response = jsonify(message="Writing needs a token: Authorization: Bearer <token>.")
+        response = jsonify(message=_("Writing needs a token: Authorization: Bearer <token>."))
         response.status_code = 401
         response.headers["WWW-Authenticate"] = 'Bearer realm="uno-scorer"'
         return response
@@ -189,7 +190,7 @@ def _guard_writes() -> BaseResponse | tuple[str, int] | None:
         and may_score(db.session, game_id)
     ):
         return None
-    message = "Only signed-in users can change scores on this server."
+    message = _("Only signed-in users can change scores on this server.")
     if request.blueprint == "sync":
         # The phone's queue reads JSON, as every other answer of the sync endpoint.
         response = jsonify(message=message)

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 import pygal
+from flask_babel import gettext as _
 from pygal.style import Style
 
 # pygal puts an import hook for its map plugins on sys.meta_path; it has no find_spec, so every
@@ -74,7 +75,7 @@ def _config(**options) -> dict:
         "truncate_legend": 18,
         "show_y_guides": True,
         "margin": 8,
-        "no_data_text": "No games yet",
+        "no_data_text": _("No games yet"),
         **options,
     }
 
@@ -95,7 +96,7 @@ def score_lines(
     chart = pygal.Line(
         **_config(
             title=title or None,
-            x_title="Hand",
+            x_title=_("Hand"),
             show_dots=hands <= 20,
             dots_size=3,
             show_minor_x_labels=hands <= 12,
@@ -114,7 +115,7 @@ def score_lines(
         chart.add(name, list(points))
     if target is not None:
         chart.add(
-            f"Target {target}",
+            _("Target %(target)s", target=target),
             [target] * hands,
             show_dots=False,
             stroke_style={"width": 2, "dasharray": "6, 6"},
@@ -127,20 +128,20 @@ def rating_line(ratings: Sequence[float]) -> bytes:
     chart = pygal.Line(
         **_config(
             show_legend=False,
-            x_title="Games",
+            x_title=_("Games"),
             show_dots=len(ratings) <= 30,
             dots_size=3,
             show_x_labels=False,
         )
     )
     chart.x_labels = [str(number) for number in range(1, len(ratings) + 1)]
-    chart.add("Rating", [round(rating, 2) for rating in ratings])
+    chart.add(_("Rating"), [round(rating, 2) for rating in ratings])
     return render(chart)
 
 
 def points_bars(points: Sequence[int]) -> bytes:
     """Points the player scored in each of their last games, oldest first."""
-    chart = pygal.Bar(**_config(show_legend=False, x_title="Games", show_x_labels=False))
+    chart = pygal.Bar(**_config(show_legend=False, x_title=_("Games"), show_x_labels=False))
     chart.x_labels = [str(number) for number in range(1, len(points) + 1)]
-    chart.add("Points", list(points))
+    chart.add(_("Points"), list(points))
     return render(chart)

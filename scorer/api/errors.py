@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flask import Response, jsonify, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
 from .. import scoring
@@ -38,15 +40,30 @@ def service_error(error: ServiceError) -> Response:
 
 
 ROUTING_MESSAGES = {
-    404: "There is no such address in this API; see /api/v1/openapi.json.",
-    405: "This address does not take that method; the Allow header lists those it takes.",
+    404: _l("There is no such address in this API; see /api/v1/openapi.json."),
+    405: _l("This address does not take that method; the Allow header lists those it takes."),
+}
+
+
+# Said instead of Werkzeug's own description of an error, which is in English only.
+HTTP_MESSAGES = {
+    400: _l("The request could not be understood."),
+    404: _l("There is nothing at this address."),
+    405: ROUTING_MESSAGES[405],
+    413: _l("The body is too large."),
+    415: _l("Send the body as JSON, with Content-Type: application/json."),
+    429: _l("Too many requests. Wait a minute, then try again."),
 }
 
 
 def http_error(error: HTTPException, message: str | None = None) -> Response:
     code = error.code or 500
-    if message is None:
-        message = error.description if code < 500 else "Something went wrong on the server."
+    if message is None and code >= 500:
+        message = _("Something went wrong on the server.")
+    elif message is None:
+        message = error.description
+        if code in HTTP_MESSAGES and message == type(error).description:
+            message = str(HTTP_MESSAGES[code])
     response = message_response(code, message or error.name)
     if code == 405 and getattr(error, "valid_methods", None):
         response.headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
@@ -65,7 +82,8 @@ def routing_error() -> Response | None:
         and (error.code or 0) >= 400
         and (request.path + "/").startswith(API_PREFIX)
     ):
-        return http_error(error, ROUTING_MESSAGES.get(error.code or 0))
+        message = ROUTING_MESSAGES.get(error.code or 0)
+        return http_error(error, None if message is None else str(message))
     return None
 
 
@@ -87,9 +105,20 @@ def problem_errors(
             seats[problem.seat] if problem.seat is not None and problem.seat < len(seats) else None
         )
         if number is not None and problem.hand not in (None, number):
-            about = f"{seat.player.name}: " if seat is not None else ""
             key = "hand"
-            message = f"Hand {problem.hand} would no longer fit: {about}{problem.message}"
+            if seat is not None:
+                message = _(
+                    "Hand %(number)s would no longer fit: %(player)s: %(problem)s",
+                    number=problem.hand,
+                    player=seat.player.name,
+                    problem=problem.message,
+                )
+            else:
+                message = _(
+                    "Hand %(number)s would no longer fit: %(problem)s",
+                    number=problem.hand,
+                    problem=problem.message,
+                )
         elif problem.field == "count":
             key = f"counts.{seat.player_id}" if seat is not None else "hand"
             message = problem.message

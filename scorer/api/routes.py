@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask.views import MethodView
+from flask_babel import gettext as _
 from pydantic import BaseModel
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType, default_exceptions
 
@@ -84,7 +85,9 @@ class HandResource(MethodView):
         view.hand(number)  # NotFound before the body is read
         data = schemas.hand_input(_body())
         if data.number not in (None, number):
-            raise schemas.Invalid({"number": [f"This is hand {number}; leave out the number."]})
+            raise schemas.Invalid(
+                {"number": [_("This is hand %(number)s; leave out the number.", number=number)]}
+            )
         entry = schemas.hand_entry(view, data)
         return _change(
             view,
@@ -135,11 +138,11 @@ def get_player(player_id: int) -> Response:
 def _body() -> object:
     """The JSON body: 415 unless sent as JSON, 400 when it does not parse."""
     if not request.is_json:
-        raise UnsupportedMediaType("Send the body as JSON, with Content-Type: application/json.")
+        raise UnsupportedMediaType(_("Send the body as JSON, with Content-Type: application/json."))
     try:
         return request.get_json()
     except (BadRequest, RecursionError):
-        raise BadRequest("The body is not valid JSON.") from None
+        raise BadRequest(_("The body is not valid JSON.")) from None
 
 
 def _change(view: GameSnapshot, number: int, status: int, change: Callable[[], object]) -> Response:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -52,16 +54,16 @@ def page_limit(text: str | None) -> int | None:
     if text is None:
         return None
     if not text.isascii() or not text.isdigit() or len(text) > 6 or int(text) < 1:
-        raise Invalid({"limit": ["Must be a whole number, at least 1."]})
+        raise Invalid({"limit": [_("Must be a whole number, at least 1.")]})
     return int(text)
 
 
 def _storable(value: str) -> str:
     # Only what no database can store; control characters in a name are the rules' to refuse.
     if "\x00" in value:
-        raise PydanticCustomError("text", "Must not contain NUL characters.")
+        raise PydanticCustomError("text", _("Must not contain NUL characters."))
     if any("\ud800" <= char <= "\udfff" for char in value):  # lone surrogates
-        raise PydanticCustomError("text", "Must be valid Unicode text.")
+        raise PydanticCustomError("text", _("Must be valid Unicode text."))
     return value
 
 
@@ -75,7 +77,7 @@ def _player_key(key: object) -> int:
         and is_id(int(key))
     ):
         return int(key)
-    raise PydanticCustomError("player_key", 'Counts are keyed by player id, like "12".')
+    raise PydanticCustomError("player_key", _('Counts are keyed by player id, like "12".'))
 
 
 Int = Annotated[int, Strict()]
@@ -377,24 +379,24 @@ def hand_entry(view: GameSnapshot, hand: HandInput) -> HandEntry:
 
 
 def _not_playing(player_id: int) -> str:
-    return f"Player {player_id} does not play in this game."
+    return _("Player %(id)s does not play in this game.", id=player_id)
 
 
 # Body fields whose own fields are reported one by one, as "counts.<player id>" or "deck.copies".
 NESTED = ("counts", "deck")
-# Messages by pydantic's error type; "{...}" is filled from the error's context.
+# Messages by pydantic's error type; "%(...)s" is filled from the error's context.
 MESSAGES = {
-    "missing": "This field is required.",
-    "extra_forbidden": "Unknown field.",
-    "unexpected_keyword_argument": "Unknown field.",
-    "string_type": "Must be text.",
-    "int_type": "Must be a whole number.",
-    "list_type": "Must be a list.",
-    "dict_type": "Must be an object.",
-    "model_type": "Must be an object.",
-    "dataclass_type": "Must be an object.",
-    "greater_than_equal": "Must be at least {ge}.",
-    "less_than_equal": "Must be at most {le}.",
+    "missing": _l("This field is required."),
+    "extra_forbidden": _l("Unknown field."),
+    "unexpected_keyword_argument": _l("Unknown field."),
+    "string_type": _l("Must be text."),
+    "int_type": _l("Must be a whole number."),
+    "list_type": _l("Must be a list."),
+    "dict_type": _l("Must be an object."),
+    "model_type": _l("Must be an object."),
+    "dataclass_type": _l("Must be an object."),
+    "greater_than_equal": _l("Must be at least %(ge)s."),
+    "less_than_equal": _l("Must be at most %(le)s."),
 }
 
 
@@ -404,12 +406,12 @@ def _errors(error: ValidationError) -> ErrorsByField:
     for detail in error.errors(include_url=False):
         loc = detail["loc"]
         if not loc:
-            key, message = "body", "Send a JSON object."
+            key, message = "body", _("Send a JSON object.")
         else:
             key = f"{loc[0]}.{loc[1]}" if loc[0] in NESTED and len(loc) > 1 else str(loc[0])
             message = _message(detail)
             if len(loc) > 2 and loc[0] == "counts" and loc[2] != "[key]":
-                message = f'"{loc[2]}": {message}'
+                message = _('"%(key)s": %(problem)s', key=loc[2], problem=message)
         if message not in errors.setdefault(key, []):
             errors[key].append(message)
     return errors
@@ -417,4 +419,4 @@ def _errors(error: ValidationError) -> ErrorsByField:
 
 def _message(detail: ErrorDetails) -> str:
     template = MESSAGES.get(detail["type"])
-    return template.format(**detail.get("ctx", {})) if template else detail["msg"]
+    return str(template) % detail.get("ctx", {}) if template else detail["msg"]

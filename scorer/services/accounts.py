@@ -12,6 +12,8 @@ from datetime import timedelta
 from functools import cache
 
 from flask import current_app
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -30,9 +32,9 @@ def add_user(session: DbSession, name: str, password: str) -> User:
     if problem := USER_NAME.problem(name):
         raise ValueError(problem)
     if len(password) < PASSWORD_MIN_LENGTH:
-        raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
+        raise ValueError(_too_short())
     if session.scalar(select(User).where(User.name == name)):
-        raise ValueError(f"There is already a user called {name}.")
+        raise ValueError(_("There is already a user called %(name)s.", name=name))
     with in_transaction(session):
         user = User(name=name, password_hash=_hash(password))
         session.add(user)
@@ -57,7 +59,7 @@ def authenticate(session: DbSession, name: str, password: str) -> User | None:
 def set_password(session: DbSession, user: User, password: str) -> None:
     """Give `user` a new password and end every session they have signed in."""
     if len(password) < PASSWORD_MIN_LENGTH:
-        raise ValueError(f"A password needs at least {PASSWORD_MIN_LENGTH} characters.")
+        raise ValueError(_too_short())
     with in_transaction(session):
         user.password_hash = _hash(password)
         user.session_key = new_secret()
@@ -109,6 +111,14 @@ def revoke_token(session: DbSession, token_id: int) -> bool:
     with in_transaction(session):
         session.delete(token)
     return True
+
+
+def _too_short() -> str:
+    return ngettext(
+        "A password needs at least %(num)s character.",
+        "A password needs at least %(num)s characters.",
+        PASSWORD_MIN_LENGTH,
+    )
 
 
 def _hash(password: str) -> str:

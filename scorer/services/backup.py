@@ -34,6 +34,9 @@ from types import SimpleNamespace as Row
 from typing import IO, Any
 
 import ijson  # type: ignore[import-untyped]
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext, pgettext
 from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
@@ -107,12 +110,10 @@ def loads(raw: bytes) -> object:
         # utf-8-sig: an editor on Windows may have saved the file with a byte order mark.
         return json.loads(raw.decode("utf-8-sig"))
     except RecursionError:
-        raise NotJson(
-            "This file is not a JSON backup (its lists or objects are nested too deeply)."
-        ) from None
+        raise NotJson(_too_deep()) from None
     except ValueError as error:
         # Not UTF-8, not JSON, or a number of thousands of digits (past Python's int limit).
-        raise NotJson(f"This file is not a JSON backup ({error}).") from error
+        raise NotJson(_("This file is not a JSON backup (%(error)s).", error=error)) from error
 
 
 def tally(data: dict[str, Any]) -> dict[str, int]:
@@ -173,7 +174,7 @@ def import_all(
     except IntegrityError as error:
         session.rollback()
         raise BackupError(
-            "Someone used the app while the backup was being restored; nothing was restored."
+            _("Someone used the app while the backup was being restored; nothing was restored.")
         ) from error
     except BaseException:
         # Rows already written in this transaction go with it: nothing or everything.
@@ -352,9 +353,7 @@ class _DepthGuard:
             steps = list(accumulate(map(_STEP.__getitem__, brackets), initial=self.depth))
             self.depth = steps[-1]
             if max(steps) > MAX_DEPTH:
-                raise NotJson(
-                    "This file is not a JSON backup (its lists or objects are nested too deeply)."
-                )
+                raise NotJson(_too_deep())
         return data
 
 
@@ -364,11 +363,13 @@ class _Unreadable:
 
     def __exit__(self, kind, error, trace) -> None:
         if isinstance(error, RecursionError):
-            raise NotJson(
-                "This file is not a JSON backup (its lists or objects are nested too deeply)."
-            ) from None
+            raise NotJson(_too_deep()) from None
         if isinstance(error, (ijson.JSONError, ValueError)) and not isinstance(error, BackupError):
-            raise NotJson(f"This file is not a JSON backup ({error}).") from error
+            raise NotJson(_("This file is not a JSON backup (%(error)s).", error=error)) from error
+
+
+def _too_deep() -> str:
+    return _("This file is not a JSON backup (its lists or objects are nested too deeply).")
 
 
 def _unreadable() -> _Unreadable:
@@ -383,15 +384,24 @@ def _check_header(source: _Source) -> None:
         if not isinstance(top, dict):
             header = {"format": None}
     if header.get("format") != FORMAT:
-        raise BackupError('This is not an UNO scorer backup (its format is not "uno-scorer").')
+        raise BackupError(_('This is not an UNO scorer backup (its format is not "uno-scorer").'))
     version = header.get("version")
     if version != VERSION:
         newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
-        raise BackupError(
-            f"This backup is version {form.quoted(version)};"
-            f" this scorer reads version {VERSION} only."
-            + (" It was made by a newer scorer." if newer else "")
-        )
+        if newer:
+            refusal = _(
+                "This backup is version %(version)s; this scorer reads version %(known)s only. "
+                "It was made by a newer scorer.",
+                version=form.quoted(version),
+                known=VERSION,
+            )
+        else:
+            refusal = _(
+                "This backup is version %(version)s; this scorer reads version %(known)s only.",
+                version=form.quoted(version),
+                known=VERSION,
+            )
+        raise BackupError(refusal)
     if "exported_at" in header:
         _read(form.Backup, {"players": [], "games": [], "exported_at": header["exported_at"]})
 
@@ -438,7 +448,7 @@ class _Restore:
             top = self.source.top()
             if not isinstance(top, dict):
                 raise BackupError(
-                    'This is not an UNO scorer backup (its format is not "uno-scorer").'
+                    _('This is not an UNO scorer backup (its format is not "uno-scorer").')
                 )
             shell: dict[str, Any] = {"players": [], "games": []}
             if name in top:
@@ -476,9 +486,11 @@ class _Restore:
             if len(self.pending) >= BATCH * 20 and twice_id is None and twice_name is None:
                 self._flush_players()
         if twice_id is not None:
-            raise BackupError(f"players: the player id {twice_id!r} appears twice.")
+            raise BackupError(_("players: the player id %(id)r appears twice.", id=twice_id))
         if twice_name is not None:
-            raise BackupError(f"players: the player name {twice_name!r} appears twice.")
+            raise BackupError(
+                _("players: the player name %(name)r appears twice.", name=twice_name)
+            )
 
     def _flush_players(self) -> None:
         if not self.checked_empty:
@@ -510,12 +522,16 @@ class _Restore:
                 self._write_games(batch)
                 batch = []
         if twice is not None:
-            raise BackupError(f"games: the game id {twice!r} appears twice.")
+            raise BackupError(_("games: the game id %(id)r appears twice.", id=twice))
         self._write_games(batch)
-        for i, _, rematch_of in self.rematches:
+        for i, _game_id, rematch_of in self.rematches:
             if rematch_of not in self.game_ids:
                 raise BackupError(
-                    f"games[{i}].rematch_of: there is no game {rematch_of} in the backup."
+                    _(
+                        "games[%(i)s].rematch_of: there is no game %(game)s in the backup.",
+                        i=i,
+                        game=rematch_of,
+                    )
                 )
         # Rematches point at another game: set once every game exists, whatever their order.
         for start in range(0, len(self.rematches), BATCH * 20):
@@ -577,7 +593,7 @@ class _Restore:
             if counts:
                 session.execute(insert(HandCount.__table__), counts)
         rows = []
-        for _, game, state in batch:
+        for _entry, game, state in batch:
             if state.finished:
                 self.finishing.append((game.finished_at, game.id))
                 # seq is given once every game is in, in the order they finished.
@@ -648,7 +664,7 @@ def hands_csv(session: DbSession) -> str:
     """Every hand for a spreadsheet: a row per counted player, with the points their cards made."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(_csv_headings())
     for game in _all_games(session):
         names = [seat.player.name for seat in game.seats]
         state = scoring.replay(rules_of(game), [hand_of(hand) for hand in game.hands])
@@ -666,6 +682,20 @@ def hands_csv(session: DbSession) -> str:
                     ]
                 )
     return out.getvalue()
+
+
+def _csv_headings() -> list[str]:
+    """CSV_COLUMNS in the reader's language: a spreadsheet is read by a person, whereas the JSON
+    backup's keys are its format and stay as they are."""
+    return [
+        pgettext("spreadsheet column", "game"),
+        pgettext("spreadsheet column", "mode"),
+        pgettext("spreadsheet column", "hand"),
+        pgettext("spreadsheet column", "went_out"),
+        pgettext("spreadsheet column", "player"),
+        pgettext("spreadsheet column", "points"),
+        pgettext("spreadsheet column", "cards"),
+    ]
 
 
 def _all_games(session: DbSession) -> list[Game]:
@@ -774,12 +804,21 @@ def _cell(value: str) -> str:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
-def _many(count: int, plural: str) -> str:
-    return f"{count} {plural[:-1] if count == 1 else plural}"
+def _many(count: int, what: str) -> str:
+    """`count` players, games, hands or leagues, in words."""
+    if what == "players":
+        return ngettext("%(num)s player", "%(num)s players", count)
+    if what == "games":
+        return ngettext("%(num)s game", "%(num)s games", count)
+    if what == "hands":
+        return ngettext("%(num)s hand", "%(num)s hands", count)
+    return ngettext("%(num)s league", "%(num)s leagues", count)
 
 
 def _listed(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    if len(parts) == 1:
+        return parts[0]
+    return _("%(names)s and %(last)s", names=", ".join(parts[:-1]), last=parts[-1])
 
 
 # Reading a backup: form.read checks each entry; what follows checks what needs several entries
@@ -822,11 +861,11 @@ def _league(
 def _league_team(entry: form.LeagueTeamEntry, where: str, known_players: set[int]) -> LeagueTeam:
     pair = entry.players
     if len(pair) != 2:
-        raise BackupError(f"{where}.players: a team is two players.")
+        raise BackupError(_("%(where)s.players: a team is two players.", where=where))
     for i, player_id in enumerate(pair):
         _known(player_id, known_players, f"{where}.players[{i}]", "player")
     if pair[0] == pair[1]:
-        raise BackupError(f"{where}.players: a team is two different players.")
+        raise BackupError(_("%(where)s.players: a team is two different players.", where=where))
     # Stored lowest id first (the pair is unordered).
     low, high = sorted(pair)
     return LeagueTeam(id=entry.id, first_player_id=low, second_player_id=high, name=entry.name)
@@ -843,7 +882,14 @@ def _season(
         at = f"{where}.fixtures[{i}]"
         for key, team_id in (("home", fixture.home), ("away", fixture.away)):
             if team_id not in known_teams:
-                raise BackupError(f"{at}.{key}: this league has no team {team_id}.")
+                raise BackupError(
+                    _(
+                        "%(where)s.%(key)s: this league has no team %(team)s.",
+                        where=at,
+                        key=key,
+                        team=team_id,
+                    )
+                )
         if fixture.game is not None:
             _known(fixture.game, known_games, f"{at}.game", "game")
         season.fixtures.append(
@@ -896,10 +942,19 @@ def _game(
     try:
         rules = rules_of(game)
     except (scoring.Rejected, ValueError) as error:
-        raise BackupError(f"{where} (game {game.id}): {error}") from error
+        raise BackupError(
+            _("%(where)s (game %(game)s): %(problem)s", where=where, game=game.id, problem=error)
+        ) from error
     for i, team in enumerate(entry.teams):
         if rules.mode is not scoring.Mode.PARTNERS or not 0 <= team.side < len(rules.sides):
-            raise BackupError(f"{where}.teams[{i}].side: this game has no team {team.side}.")
+            raise BackupError(
+                _(
+                    "%(where)s.teams[%(i)s].side: this game has no team %(side)s.",
+                    where=where,
+                    i=i,
+                    side=team.side,
+                )
+            )
     game.teams = [Row(side=team.side, name=team.name) for team in entry.teams]
     _unique([team.side for team in game.teams], f"{where}.teams", "side")
     game.hands = [_hand(hand, f"{where}.hands[{i}]", i + 1) for i, hand in enumerate(entry.hands)]
@@ -908,21 +963,38 @@ def _game(
     except scoring.Rejected as rejected:
         problem = rejected.problems[0]
         raise BackupError(
-            f"{where} (game {game.id}): hand {problem.hand}: {problem.message}"
+            _(
+                "%(where)s (game %(game)s): hand %(hand)s: %(problem)s",
+                where=where,
+                game=game.id,
+                hand=problem.hand,
+                problem=problem.message,
+            )
         ) from rejected
     if state.finished != (entry.finished_at is not None):
-        raise BackupError(
-            f"{where}.finished_at: the hands say the game is"
-            f" {'over' if state.finished else 'still being played'}."
-        )
+        if state.finished:
+            refusal = _("%(where)s.finished_at: the hands say the game is over.", where=where)
+        else:
+            refusal = _(
+                "%(where)s.finished_at: the hands say the game is still being played.",
+                where=where,
+            )
+        raise BackupError(refusal)
     if state.finished and entry.abandoned_at is not None:
-        raise BackupError(f"{where}.abandoned_at: only a game still being played is abandoned.")
+        raise BackupError(
+            _(
+                "%(where)s.abandoned_at: only a game still being played is abandoned.",
+                where=where,
+            )
+        )
     return game, state
 
 
 def _hand(entry: form.HandEntry, where: str, number: int) -> Any:
     if entry.number != number:
-        raise BackupError(f"{where}.number: hands must be numbered 1, 2, 3… in order.")
+        raise BackupError(
+            _("%(where)s.number: hands must be numbered 1, 2, 3… in order.", where=where)
+        )
     _unique([count.seat for count in entry.counts], f"{where}.counts", "seat")
     return Row(
         number=number,
@@ -941,16 +1013,36 @@ def _hand(entry: form.HandEntry, where: str, number: int) -> Any:
     )
 
 
+# A reference to what the backup lacks, and a value it holds twice, by what they are: whole
+# sentences, so each reads right in every language.
+MISSING = {
+    "player": _l("%(where)s: there is no player %(value)r in the backup."),
+    "game": _l("%(where)s: there is no game %(value)r in the backup."),
+}
+TWICE = {
+    "player": _l("%(where)s: the player %(value)r appears twice."),
+    "side": _l("%(where)s: the side %(value)r appears twice."),
+    "seat": _l("%(where)s: the seat %(value)r appears twice."),
+    "pair of players": _l("%(where)s: the pair of players %(value)r appears twice."),
+    "team id": _l("%(where)s: the team id %(value)r appears twice."),
+    "season number": _l("%(where)s: the season number %(value)r appears twice."),
+    "round and table": _l("%(where)s: the round and table %(value)r appears twice."),
+    "league id": _l("%(where)s: the league id %(value)r appears twice."),
+    "fixture id": _l("%(where)s: the fixture id %(value)r appears twice."),
+    "fixture game": _l("%(where)s: the fixture game %(value)r appears twice."),
+}
+
+
 def _known(key: int, known: set[int] | dict[int, Any], where: str, what: str) -> None:
     if key not in known:
-        raise BackupError(f"{where}: there is no {what} {key!r} in the backup.")
+        raise BackupError(str(MISSING[what]) % {"where": where, "value": key})
 
 
 def _unique(values: list, where: str, what: str) -> None:
     seen = set()
     for value in values:
         if value in seen:
-            raise BackupError(f"{where}: the {what} {value!r} appears twice.")
+            raise BackupError(str(TWICE[what]) % {"where": where, "value": value})
         seen.add(value)
 
 
@@ -963,8 +1055,11 @@ def _check_empty(session: DbSession) -> None:
     if any(held.values()):
         found = _listed([_many(count, what) for what, count in held.items() if count])
         raise BackupError(
-            f"The database already holds {found}. "
-            "A backup is restored only into an empty database, so nothing is overwritten or mixed."
+            _(
+                "The database already holds %(found)s. A backup is restored only into an empty "
+                "database, so nothing is overwritten or mixed.",
+                found=found,
+            )
         )
 
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
+from flask_babel import gettext as _
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -42,6 +43,7 @@ from ..field_rules import (
     clean_name,
     is_id,
 )
+from ..scoring.words import N_
 from .hands import LAST_CARDS
 from .leagues import FORMATS
 
@@ -59,14 +61,13 @@ def quoted(value: Any) -> str:
     return text if len(text) <= QUOTED_MAX else text[: QUOTED_MAX - 1] + "…"
 
 
-def _expect(what: str, valid: Callable[[Any], bool]) -> BeforeValidator:
-    """Refuse a value that is not `what`, saying what was found instead."""
+def _expect(say: Callable[[str], str], valid: Callable[[Any], bool]) -> BeforeValidator:
+    """Refuse a value that is not valid, saying (`say`, told what was found) what was expected
+    and what was found instead: a whole sentence, in the reader's language."""
 
     def check(value: Any) -> Any:
         if not valid(value):
-            raise PydanticCustomError(
-                "expected", "expected {what}, found {found}", {"what": what, "found": quoted(value)}
-            )
+            raise _problem("expected", say(quoted(value)))
         return value
 
     return BeforeValidator(check)
@@ -78,8 +79,15 @@ def _problem(kind: str, message: str) -> PydanticCustomError:
 
 def _one_of(values: list[str]) -> BeforeValidator:
     """Refuse anything but one of `values`, naming them as "a, b or c"."""
-    named = f"{', '.join(values[:-1])} or {values[-1]}"
-    return _expect(named, lambda value: isinstance(value, str) and value in values)
+    return _expect(
+        lambda found: _(
+            "expected %(values)s or %(last)s, found %(found)s",
+            values=", ".join(values[:-1]),
+            last=values[-1],
+            found=found,
+        ),
+        lambda value: isinstance(value, str) and value in values,
+    )
 
 
 def _is_int(value: object) -> bool:
@@ -93,7 +101,7 @@ def _named(rule: NameRule, exact: bool = False) -> AfterValidator:
     def check(name: str) -> str:
         problem = rule.stored_problem(name)
         if problem is None and exact and clean_name(name) != name:
-            problem = (
+            problem = _(
                 "not written as the app stores names (extra spaces, invisible characters "
                 "or full-width letters)"
             )
@@ -108,18 +116,31 @@ def _moment(value: Any) -> datetime:
     if isinstance(value, datetime):
         return value
     if not isinstance(value, str):
-        raise _problem("moment", f"expected an ISO 8601 date and time, found {quoted(value)}")
+        raise _problem(
+            "moment",
+            _("expected an ISO 8601 date and time, found %(found)s", found=quoted(value)),
+        )
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise _problem("moment", f"{quoted(value)} is not an ISO 8601 date and time") from None
+        raise _problem(
+            "moment", _("%(found)s is not an ISO 8601 date and time", found=quoted(value))
+        ) from None
     try:
         # Stored as UTC without a zone; a time given with another offset is converted.
         moment = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
     except OverflowError:
         moment = datetime.min  # past year 1 or 9999 once in UTC: out of bounds below
     if not FIRST_YEAR <= moment.year <= LAST_YEAR:
-        raise _problem("moment", f"must be from {FIRST_YEAR} to {LAST_YEAR}, found {quoted(value)}")
+        raise _problem(
+            "moment",
+            _(
+                "must be from %(first)s to %(last)s, found %(found)s",
+                first=FIRST_YEAR,
+                last=LAST_YEAR,
+                found=quoted(value),
+            ),
+        )
     return moment
 
 
@@ -129,7 +150,7 @@ def _timestamp(moment: datetime) -> str:
 
 def _last_card(card: str) -> str:
     if card not in LAST_CARDS:
-        raise _problem("last_card", f"one of {', '.join(LAST_CARDS)}, or null")
+        raise _problem("last_card", _("one of %(cards)s, or null", cards=", ".join(LAST_CARDS)))
     return card
 
 
@@ -147,7 +168,13 @@ def _deck(setting: str) -> AfterValidator:
 T = TypeVar("T")
 E = TypeVar("E", bound="Entry")
 GAME_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
-Listed = Annotated[list[T], _expect("a list", lambda value: isinstance(value, list))]
+Listed = Annotated[
+    list[T],
+    _expect(
+        lambda found: _("expected a list, found %(found)s", found=found),
+        lambda value: isinstance(value, list),
+    ),
+]
 # A date and time in UTC, written in ISO 8601 with its offset; read with any offset.
 Moment = Annotated[
     datetime,
@@ -156,43 +183,95 @@ Moment = Annotated[
     WithJsonSchema({"type": "string", "format": "date-time"}),
 ]
 # Every number is bounded by what an integer column holds (ID_MAX) or by the rules' own bounds.
-Whole = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=ID_MAX)]
-Positive = Annotated[int, _expect("a whole number", _is_int), Field(ge=1, le=ID_MAX)]
-Target = Annotated[int, _expect("a whole number", _is_int), Field(ge=0, le=scoring.MAX_TARGET)]
-LeagueTarget = Annotated[
-    int, _expect("a whole number", _is_int), Field(ge=1, le=scoring.MAX_TARGET)
+Whole = Annotated[
+    int,
+    _expect(lambda found: _("expected a whole number, found %(found)s", found=found), _is_int),
+    Field(ge=0, le=ID_MAX),
 ]
-RowId = Annotated[int, _expect("a whole number above 0", is_id)]
-Seat = Annotated[int, _expect("a seat", _is_int)]
-Side = Annotated[int, _expect("a side", _is_int)]
-HandNumber = Annotated[int, _expect("a hand number", _is_int)]
-Points = Annotated[int, _expect("a whole number or null", _is_int), Field(le=ID_MAX)]
-PlayerRef = Annotated[int, _expect("a player id", _is_int)]
-TeamRef = Annotated[int, _expect("a team id", _is_int)]
-GameRef = Annotated[int, _expect("a game id or null", _is_int)]
+Positive = Annotated[
+    int,
+    _expect(lambda found: _("expected a whole number, found %(found)s", found=found), _is_int),
+    Field(ge=1, le=ID_MAX),
+]
+Target = Annotated[
+    int,
+    _expect(lambda found: _("expected a whole number, found %(found)s", found=found), _is_int),
+    Field(ge=0, le=scoring.MAX_TARGET),
+]
+LeagueTarget = Annotated[
+    int,
+    _expect(lambda found: _("expected a whole number, found %(found)s", found=found), _is_int),
+    Field(ge=1, le=scoring.MAX_TARGET),
+]
+RowId = Annotated[
+    int,
+    _expect(
+        lambda found: _("expected a whole number above 0, found %(found)s", found=found), is_id
+    ),
+]
+Seat = Annotated[
+    int, _expect(lambda found: _("expected a seat, found %(found)s", found=found), _is_int)
+]
+Side = Annotated[
+    int, _expect(lambda found: _("expected a side, found %(found)s", found=found), _is_int)
+]
+HandNumber = Annotated[
+    int, _expect(lambda found: _("expected a hand number, found %(found)s", found=found), _is_int)
+]
+Points = Annotated[
+    int,
+    _expect(
+        lambda found: _("expected a whole number or null, found %(found)s", found=found), _is_int
+    ),
+    Field(le=ID_MAX),
+]
+PlayerRef = Annotated[
+    int, _expect(lambda found: _("expected a player id, found %(found)s", found=found), _is_int)
+]
+TeamRef = Annotated[
+    int, _expect(lambda found: _("expected a team id, found %(found)s", found=found), _is_int)
+]
+GameRef = Annotated[
+    int,
+    _expect(lambda found: _("expected a game id or null, found %(found)s", found=found), _is_int),
+]
 MODES = [mode.value for mode in scoring.Mode]
 Mode = Annotated[str, _one_of(MODES)]
 LeagueFormat = Annotated[str, _one_of(list(FORMATS))]
-Text = Annotated[str, _expect("a name", lambda value: isinstance(value, str))]
+Text = Annotated[
+    str,
+    _expect(
+        lambda found: _("expected a name, found %(found)s", found=found),
+        lambda value: isinstance(value, str),
+    ),
+]
 GameKey = Annotated[
     str,
     _expect(
-        "a game key (1 to 32 letters, digits, - or _) or null",
+        lambda found: _(
+            "expected a game key (1 to 32 letters, digits, - or _) or null, found %(found)s",
+            found=found,
+        ),
         lambda value: isinstance(value, str) and GAME_KEY.fullmatch(value) is not None,
     ),
 ]
 Cards = Annotated[
     list[str],
     _expect(
-        "a list of cards or null",
+        lambda found: _("expected a list of cards or null, found %(found)s", found=found),
         lambda cards: isinstance(cards, list) and all(isinstance(c, str) and c for c in cards),
     ),
 ]
 LastCard = Annotated[
-    str, _expect("a card or null", lambda value: isinstance(value, str)), AfterValidator(_last_card)
+    str,
+    _expect(
+        lambda found: _("expected a card or null, found %(found)s", found=found),
+        lambda value: isinstance(value, str),
+    ),
+    AfterValidator(_last_card),
 ]
 # A blank team name is stored as no name: a file writes it as null, or leaves the team out.
-NAMED_TEAM = replace(TEAM_NAME, blank="Team names cannot be blank.")
+NAMED_TEAM = replace(TEAM_NAME, blank=N_("Team names cannot be blank."))
 
 
 class Entry(BaseModel):
@@ -216,7 +295,7 @@ class CountEntry(Entry):
     @model_validator(mode="after")
     def _cards_or_points(self) -> CountEntry:
         if (self.cards is None) == (self.points is None):
-            raise _problem("count", "give either cards or points")
+            raise _problem("count", _("give either cards or points"))
         return self
 
 
@@ -332,16 +411,20 @@ def _message(detail: ErrorDetails) -> str:
     loc = detail["loc"]
     if detail["type"] == "missing":
         where, key = _where(loc[:-1]), loc[-1]
-        return f"{where}: {key} is missing." if where else f"{key} is missing."
-    where = _where(loc) or "The backup"
+        if where:
+            return _("%(where)s: %(key)s is missing.", where=where, key=key)
+        return _("%(key)s is missing.", key=key)
+    where = _where(loc) or _("The backup")
     if detail["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        return f"{where}: expected an object."
+        return _("%(where)s: expected an object.", where=where)
     if detail["type"] == "greater_than_equal":
-        return f"{where}: must be at least {detail.get('ctx', {})['ge']}."
+        return _("%(where)s: must be at least %(ge)s.", where=where, ge=detail.get("ctx", {})["ge"])
     if detail["type"] == "less_than_equal":
-        return f"{where}: must be at most {detail.get('ctx', {})['le']}."
+        return _("%(where)s: must be at most %(le)s.", where=where, le=detail.get("ctx", {})["le"])
     message = detail["msg"]
-    return f"{where}: {message}" + ("" if message.endswith(".") else ".")
+    if message.endswith("."):
+        return _("%(where)s: %(problem)s", where=where, problem=message)
+    return _("%(where)s: %(problem)s.", where=where, problem=message)
 
 
 def _where(loc: tuple[int | str, ...]) -> str:

@@ -8,6 +8,7 @@ every game after it, in the same transaction.
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from sqlalchemy import update
 
 from ..database import DbSession
@@ -24,7 +25,7 @@ def abandon_game(session: DbSession, game_id: int) -> Game:
         game = _locked(session, game_id)
         if game.abandoned_at is None:
             if game.finished_at is not None:
-                raise Conflict("This game is over: only a game in progress can be abandoned.")
+                raise Conflict(_("This game is over: only a game in progress can be abandoned."))
             game.abandoned_at = utcnow()
             _changed(game)
     return game
@@ -61,18 +62,18 @@ def delete_game(session: DbSession, game_id: int) -> None:
 def refuse_if_abandoned(game: Game) -> None:
     """Conflict for a change to the hands of a game that was set aside."""
     if game.abandoned_at is not None:
-        raise Conflict("This game was abandoned; resume it to record hands again.")
+        raise Conflict(_("This game was abandoned; resume it to record hands again."))
 
 
 def _locked(session: DbSession, game_id: int) -> Game:
     """The game, its row held until the transaction ends."""
     if not is_id(game_id) or lock_game(session, game_id) is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     # Forget what this session read before the lock, so the game is read as the lock holds it.
     session.expire_all()
     game = session.get(Game, game_id)
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     return game
 
 

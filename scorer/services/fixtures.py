@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
@@ -64,7 +65,9 @@ def play_next(session: DbSession, game_id: int) -> Game | None:
     after one, the table goes on to the next, not to a casual game with the same seats.
     """
     if not load_game(session, game_id).state.finished:
-        raise Conflict("This game is still being played; the next fixture starts when it is over.")
+        raise Conflict(
+            _("This game is still being played; the next fixture starts when it is over.")
+        )
     place = place_of_game(session, game_id)
     if place is None or place.next_fixture_id is None:
         return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete, select
 
 from .. import scoring
@@ -27,10 +29,10 @@ RECENT_ABANDONED = 5
 def version_of(session: DbSession, game_id: int) -> int:
     """A game's version (see mark_changed) in one small query, for the phones that poll it."""
     if not is_id(game_id):
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     version = session.scalar(select(Game.version).where(Game.id == game_id))
     if version is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     return version
 
 
@@ -163,12 +165,17 @@ def add_game(
 def _team_count_problems(mode: str, players: int, names: int) -> list[scoring.Problem]:
     """Why `names` team names cannot all name teams of a game of `players` in `mode`."""
     if names and mode != scoring.Mode.PARTNERS:
-        return [scoring.Problem("Only a Partners game has teams to name.", "teams")]
+        return [scoring.Problem(_("Only a Partners game has teams to name."), "teams")]
     teams = players // 2
     if mode == scoring.Mode.PARTNERS and names > teams:
         return [
             scoring.Problem(
-                f"{players} players make {teams} teams: give at most {teams} team names.",
+                ngettext(
+                    "%(players)s players make %(num)s team: give at most %(num)s team name.",
+                    "%(players)s players make %(num)s teams: give at most %(num)s team names.",
+                    teams,
+                    players=players,
+                ),
                 "teams",
             )
         ]
@@ -179,7 +186,7 @@ def rematch(session: DbSession, game_id: int) -> Game:
     """A new game with the same seats and settings, dealt first by whoever deals next."""
     finished = load_game(session, game_id)
     if not finished.state.finished:
-        raise Conflict("This game is still being played; a rematch starts when it is over.")
+        raise Conflict(_("This game is still being played; a rematch starts when it is over."))
     game = finished.game
     return create_game(
         session,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
@@ -67,12 +68,16 @@ def record_hand(
 def _recorded(view: GameSnapshot, number: int, entry: HandEntry) -> GameSnapshot:
     """The game with `entry` added as hand `number`, if the rules and the game's progress allow."""
     if view.state.finished:
-        raise Conflict("This game is over; no more hands can be recorded.")
+        raise Conflict(_("This game is over; no more hands can be recorded."))
     if number < view.state.next_hand_number:
         raise _already_recorded(number)
     if number > view.state.next_hand_number:
         raise Conflict(
-            f"Hand {number} cannot be recorded yet: the next hand is {view.state.next_hand_number}."
+            _(
+                "Hand %(number)s cannot be recorded yet: the next hand is %(next)s.",
+                number=number,
+                next=view.state.next_hand_number,
+            )
         )
     stored = StoredHand(number, _scoring_hand(entry), _last_card(entry))
     problems = scoring.hand_problems(view.state, stored.facts)
@@ -108,7 +113,10 @@ def undo_last_hand(session: DbSession, game_id: int, number: int) -> GameSnapsho
         view.hand(number)
         if number != len(view.hands):
             raise Conflict(
-                f"Hand {number} is no longer the last hand; only the last can be undone."
+                _(
+                    "Hand %(number)s is no longer the last hand; only the last can be undone.",
+                    number=number,
+                )
             )
         hands = view.hands[:-1]
         session.delete(_row(session, game_id, number))
@@ -168,12 +176,17 @@ def _row(session: DbSession, game_id: int, number: int) -> Hand:
 
 
 def _already_recorded(number: int) -> Conflict:
-    return Conflict(f"Hand {number} was already recorded, perhaps on another phone. Here it is.")
+    return Conflict(
+        _(
+            "Hand %(number)s was already recorded, perhaps on another phone. Here it is.",
+            number=number,
+        )
+    )
 
 
 def _scoring_hand(entry: HandEntry) -> scoring.Hand:
     if entry.went_out is None:
-        raise scoring.Rejected([scoring.Problem("Tap who went out.", "went_out")])
+        raise scoring.Rejected([scoring.Problem(_("Tap who went out."), "went_out")])
     return scoring.Hand(entry.went_out, dict(entry.counts), _last_card(entry))
 
 

@@ -6,6 +6,7 @@ one that has not takes its waiting fixtures with it, so its would-be opponents s
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from sqlalchemy import delete, exists, select
 
 from ..database import DbSession
@@ -33,7 +34,7 @@ def remove_team(session: DbSession, team_id: int) -> int:
         team = load_team(session, team_id)
         if has_played(session, team_id):
             raise Conflict(
-                "This team has played (or started) a fixture, so it stays in the league."
+                _("This team has played (or started) a fixture, so it stays in the league.")
             )
         league_id = team.league_id
         session.execute(
@@ -71,8 +72,8 @@ def played_teams(session: DbSession, league_id: int) -> set[int]:
 
 def load_team(session: DbSession, team_id: int) -> LeagueTeam:
     if not is_id(team_id):
-        raise NotFound("There is no such team.")
+        raise NotFound(_("There is no such team."))
     team = session.get(LeagueTeam, team_id)
     if team is None:
-        raise NotFound("There is no such team.")
+        raise NotFound(_("There is no such team."))
     return team

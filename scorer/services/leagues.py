@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
@@ -47,10 +50,11 @@ from . import games, players
 from .errors import Conflict, NotFound
 from .transactions import in_transaction, lock_fixture
 
-FORMATS = {"teams": "Teams of two", "rotation": "Eight players, rotating partners"}
+# The values are the stored formats; the words are said in the reader's language where shown.
+FORMATS = {"teams": _l("Teams of two"), "rotation": _l("Eight players, rotating partners")}
 # Hands each table plays per round of the eight-player format (docs/rules.md#leagues).
 ROTATION_FIXTURE_HANDS = 2
-LEGS = {1: "Once", 2: "Twice (home and away)"}
+LEGS = {1: _l("Once"), 2: _l("Twice (home and away)")}
 
 
 def team_name(team: LeagueTeam) -> str:
@@ -108,7 +112,7 @@ def create_league(session: DbSession, name: str, target: int, format: str = "tea
     if problem := target_problem(target):
         problems.append(Problem(problem, "target"))
     if format not in FORMATS:
-        problems.append(Problem("Choose teams of two or the eight-player rotation.", "format"))
+        problems.append(Problem(_("Choose teams of two or the eight-player rotation."), "format"))
     if problems:
         raise Rejected(problems)
     with in_transaction(session):
@@ -120,7 +124,7 @@ def create_league(session: DbSession, name: str, target: int, format: str = "tea
 def load_league(session: DbSession, league_id: int) -> League:
     """A league with its teams (and their players) and seasons."""
     if not is_id(league_id):
-        raise NotFound("There is no such league.")
+        raise NotFound(_("There is no such league."))
     league = session.scalar(
         select(League)
         .where(League.id == league_id)
@@ -131,7 +135,7 @@ def load_league(session: DbSession, league_id: int) -> League:
         )
     )
     if league is None:
-        raise NotFound("There is no such league.")
+        raise NotFound(_("There is no such league."))
     return league
 
 
@@ -143,7 +147,7 @@ def register_team(
         with in_transaction(session):
             return _register_team(session, league_id, first, second, name)
     except IntegrityError:
-        raise Rejected([Problem("That team was registered just now.", "second")]) from None
+        raise Rejected([Problem(_("That team was registered just now."), "second")]) from None
 
 
 def _register_team(
@@ -151,7 +155,7 @@ def _register_team(
 ) -> LeagueTeam:
     league = load_league(session, league_id)
     if league.format != "teams":
-        raise Conflict("In the eight-player format the partners rotate; there are no teams.")
+        raise Conflict(_("In the eight-player format the partners rotate; there are no teams."))
     problems = [
         Problem(problem, field)
         for field, typed in (("first", first), ("second", second))
@@ -161,7 +165,7 @@ def _register_team(
         problems.append(Problem(problem, "name"))
     name = clean_name(name or "")
     if not problems and name_key(first) == name_key(second):
-        problems.append(Problem("A team is two different players.", "second"))
+        problems.append(Problem(_("A team is two different players."), "second"))
     if problems:
         raise Rejected(problems)
     one, two = players.find_or_add(session, [first, second])
@@ -171,7 +175,12 @@ def _register_team(
         if pair == {one.id, two.id}:
             problems.append(
                 Problem(
-                    f"{one.name} and {two.name} are already registered, as {team_name(team)}.",
+                    _(
+                        "%(first)s and %(second)s are already registered, as %(team)s.",
+                        first=one.name,
+                        second=two.name,
+                        team=team_name(team),
+                    ),
                     "second",
                 )
             )
@@ -179,7 +188,14 @@ def _register_team(
         for player, field in ((one, "first"), (two, "second")):
             if player.id in pair:
                 problems.append(
-                    Problem(f"{player.name} already plays for {team_name(team)}.", field)
+                    Problem(
+                        _(
+                            "%(player)s already plays for %(team)s.",
+                            player=player.name,
+                            team=team_name(team),
+                        ),
+                        field,
+                    )
                 )
     if problems:
         raise Rejected(problems)
@@ -197,11 +213,11 @@ def add_season(session: DbSession, league_id: int, legs: int = 1) -> Season:
 def _add_season(session: DbSession, league_id: int, legs: int) -> Season:
     league = load_league(session, league_id)
     if league.format != "teams":
-        raise Conflict("Seasons of the eight-player format are started with their players.")
+        raise Conflict(_("Seasons of the eight-player format are started with their players."))
     if legs not in LEGS:
-        raise Rejected([Problem("Teams meet once or twice.", "legs")])
+        raise Rejected([Problem(_("Teams meet once or twice."), "legs")])
     if len(league.teams) < 2:
-        raise Rejected([Problem("Register at least two teams first.", "legs")])
+        raise Rejected([Problem(_("Register at least two teams first."), "legs")])
     season = _new_season(league, legs)
     for number, fixtures in enumerate(tables.round_robin(list(league.teams), legs), start=1):
         for table, (home, away) in enumerate(fixtures, start=1):
@@ -218,13 +234,20 @@ def add_rotation_season(session: DbSession, league_id: int, names: Sequence[str]
 def _add_rotation_season(session: DbSession, league_id: int, names: Sequence[str]) -> Season:
     league = load_league(session, league_id)
     if league.format != "rotation":
-        raise Conflict("This league plays registered teams; start its seasons with them.")
+        raise Conflict(_("This league plays registered teams; start its seasons with them."))
     names = [name for name in names if (name or "").strip()]
     problems = [Problem(problem, "players") for problem in filter(None, map(name_problem, names))]
     problems += duplicate_problems(names)
     if len(names) != tables.ROTATION_PLAYERS:
         problems.append(
-            Problem(f"The format needs exactly {tables.ROTATION_PLAYERS} players.", "players")
+            Problem(
+                ngettext(
+                    "The format needs exactly %(num)s player.",
+                    "The format needs exactly %(num)s players.",
+                    tables.ROTATION_PLAYERS,
+                ),
+                "players",
+            )
         )
     if problems:
         raise Rejected(problems)
@@ -254,7 +277,7 @@ def load_season(session: DbSession, league_id: int, number: int) -> SeasonSnapsh
     league = load_league(session, league_id)
     season = next((s for s in league.seasons if s.number == number), None)
     if season is None:
-        raise NotFound("This league has no such season.")
+        raise NotFound(_("This league has no such season."))
     fixtures = list(
         session.scalars(
             select(Fixture)
@@ -295,7 +318,7 @@ def start_fixture(session: DbSession, fixture_id: int) -> Game:
     league's target.
     """
     if not is_id(fixture_id):
-        raise NotFound("There is no such fixture.")
+        raise NotFound(_("There is no such fixture."))
     with in_transaction(session):
         return _start_fixture(session, fixture_id)
 
@@ -315,7 +338,7 @@ def _start_fixture(session: DbSession, fixture_id: int) -> Game:
         )
     )
     if fixture is None:
-        raise NotFound("There is no such fixture.")
+        raise NotFound(_("There is no such fixture."))
     if fixture.game is not None:
         return fixture.game
     home, away = fixture.home, fixture.away
@@ -343,7 +366,7 @@ def _saved_season(session: DbSession, add: Callable[[], Season]) -> Season:
         with in_transaction(session):
             return add()
     except IntegrityError:
-        raise Conflict("Another season was started just now; have a look at it first.") from None
+        raise Conflict(_("Another season was started just now; have a look at it first.")) from None
 
 
 def _results(

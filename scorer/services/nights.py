@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from ..database import DbSession
@@ -74,7 +75,7 @@ def round_tables(
     season = leagues.load_season(session, league_id, number)
     items = dict(season.rounds).get(round_number)
     if not items:
-        raise NotFound("This season has no such round.")
+        raise NotFound(_("This season has no such round."))
     return season, _tables(session, season, items)
 
 
@@ -94,7 +95,7 @@ def board_version(session: DbSession, league_id: int, number: int) -> str:
     takes it away again (its id is never given to another game).
     """
     if not is_id(league_id) or not is_id(number):
-        raise NotFound("This league has no such season.")
+        raise NotFound(_("This league has no such season."))
     row = session.execute(
         select(
             func.min(Season.id),
@@ -109,7 +110,7 @@ def board_version(session: DbSession, league_id: int, number: int) -> str:
     ).one()
     season_id, started, games, versions = row
     if season_id is None:
-        raise NotFound("This league has no such season.")
+        raise NotFound(_("This league has no such season."))
     return f"board-{season_id}-{started}-{games}-{versions}"
 
 

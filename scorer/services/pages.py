@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
+from flask_babel import gettext as _
 from sqlalchemy import and_, case, func, or_, select
 from sqlalchemy.orm import QueryableAttribute, selectinload
 from sqlalchemy.sql.elements import ColumnElement
@@ -49,7 +50,7 @@ class BadCursor(ServiceError):
     """A cursor this server did not hand out (or a list's cursor given to another list)."""
 
     def __init__(self) -> None:
-        super().__init__("This place in the list is not valid; start again from the first page.")
+        super().__init__(_("This place in the list is not valid; start again from the first page."))
 
 
 T = TypeVar("T")

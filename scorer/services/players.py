@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from flask_babel import gettext as _
 from sqlalchemy import case, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -79,19 +80,19 @@ def entries_by_name(session: DbSession) -> list[RosterEntry]:
 def roster_entry(session: DbSession, player_id: int) -> RosterEntry:
     """One player's entry; NotFound when there is no such player."""
     if not is_id(player_id):
-        raise NotFound("There is no such player.")
+        raise NotFound(_("There is no such player."))
     found = roster_entries(session, player_id=player_id)
     if not found:
-        raise NotFound("There is no such player.")
+        raise NotFound(_("There is no such player."))
     return found[0]
 
 
 def load_player(session: DbSession, player_id: int) -> Player:
     if not is_id(player_id):
-        raise NotFound("There is no such player.")
+        raise NotFound(_("There is no such player."))
     player = session.get(Player, player_id)
     if player is None:
-        raise NotFound("There is no such player.")
+        raise NotFound(_("There is no such player."))
     return player
 
 

@@ -7,6 +7,8 @@ re-rates every game from the first one the merged entry played.
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete, func, select, update
 
 from ..database import DbSession
@@ -34,8 +36,11 @@ def _rename(session: DbSession, player_id: int, name: str) -> Player:
         raise Rejected(
             [
                 Problem(
-                    f"{other.name} is already on the roster. If they are the same person, "
-                    "merge them instead.",
+                    _(
+                        "%(name)s is already on the roster. If they are the same person, "
+                        "merge them instead.",
+                        name=other.name,
+                    ),
                     "name",
                 )
             ]
@@ -87,7 +92,7 @@ def _merge(session: DbSession, keep_id: int, drop_id: int) -> Player:
     keep = players.load_player(session, keep_id)
     drop = players.load_player(session, drop_id)
     if keep.id == drop.id:
-        raise Rejected([Problem("Choose another player to merge.", "other")])
+        raise Rejected([Problem(_("Choose another player to merge."), "other")])
     shared = session.scalar(
         select(func.count())
         .select_from(Seat)
@@ -100,8 +105,15 @@ def _merge(session: DbSession, keep_id: int, drop_id: int) -> Player:
         raise Rejected(
             [
                 Problem(
-                    f"{keep.name} and {drop.name} played in the same game "
-                    f"({shared} {'game' if shared == 1 else 'games'}), so they are two people.",
+                    ngettext(
+                        "%(kept)s and %(dropped)s played in the same game (%(num)s game), so "
+                        "they are two people.",
+                        "%(kept)s and %(dropped)s played in the same game (%(num)s games), so "
+                        "they are two people.",
+                        shared,
+                        kept=keep.name,
+                        dropped=drop.name,
+                    ),
                     "other",
                 )
             ]
@@ -141,7 +153,16 @@ def _move_teams(session: DbSession, keep: Player, drop: Player) -> None:
     if {team.league_id for team in moving} & {team.league_id for team in teams_of(keep)}:
         # One person in two teams of a league could be drawn against themselves.
         raise Rejected(
-            [Problem(f"{keep.name} and {drop.name} are both in teams of one league.", "other")]
+            [
+                Problem(
+                    _(
+                        "%(kept)s and %(dropped)s are both in teams of one league.",
+                        kept=keep.name,
+                        dropped=drop.name,
+                    ),
+                    "other",
+                )
+            ]
         )
     for team in moving:
         partner = team.second_player_id if team.first_player_id == drop.id else team.first_player_id

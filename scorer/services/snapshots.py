@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from cachetools import LRUCache
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
@@ -96,7 +97,7 @@ class GameSnapshot:
         # Hands are numbered 1, 2, 3… without gaps: a hand is only ever added or removed last.
         if 0 < number <= len(self.hands):
             return self.hands[number - 1]
-        raise NotFound(f"This game has no hand {number}.")
+        raise NotFound(_("This game has no hand %(number)s.", number=number))
 
     def with_hands(self, hands: Sequence[StoredHand], state: scoring.GameState) -> GameSnapshot:
         """The same game after a change to its hands."""
@@ -119,7 +120,9 @@ class GameSnapshot:
     def sharer_names(self) -> str:
         """Who shares the win, as "Ann and Bob" (or "Ann, Bob and Cat")."""
         names = [self.side_name(side) for side in self.sharers]
-        return " and ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
+        if len(names) < 2:
+            return "".join(names)
+        return _("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
     @property
     def dealers_ahead(self) -> tuple[int | None, ...]:
@@ -164,14 +167,14 @@ def with_players() -> tuple:
 def load_game(session: DbSession, game_id: int) -> GameSnapshot:
     """A game with its players and hands, loaded in a fixed number of queries."""
     if not is_id(game_id):
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     game = (
         session.scalars(select(Game).where(Game.id == game_id).options(*with_players()))
         .unique()
         .one_or_none()
     )
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     return snapshots_of(session, [game])[0]
 
 

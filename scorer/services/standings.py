@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
 
+from babel.dates import format_date, format_skeleton
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 
 from ..database import DbSession
@@ -21,7 +25,12 @@ from ..scoring.standings import WinRate
 from . import pages
 from . import standings_tables as tables
 
-PERIODS = {"month": "This month", "year": "This year", "all": "All time", "custom": "Dates"}
+PERIODS = {
+    "month": _l("This month"),
+    "year": _l("This year"),
+    "all": _l("All time"),
+    "custom": _l("Dates"),
+}
 
 
 @dataclass(frozen=True)
@@ -34,15 +43,24 @@ class Period:
 
     @property
     def label(self) -> str:
+        """The period in the reader's language: "December 2026", "2026", a range of days."""
+        locale = get_locale() or "en"
         if self.kind == "month" and self.start:
-            return self.start.strftime("%B %Y")
+            # The month and year as the reader's language writes them ("2026년 12월" in Korean).
+            return format_skeleton("yMMMM", self.start, locale=locale)
         if self.kind == "year" and self.start:
             return str(self.start.year)
         if self.kind == "custom":
-            first = self.start.date().isoformat() if self.start else "the start"
-            last = (self.end - timedelta(days=1)).date().isoformat() if self.end else "today"
-            return f"{first} to {last}"
-        return "All time"
+            first = self.start and format_date(self.start, "medium", locale=locale)
+            last = self.end and format_date(self.end - timedelta(days=1), "medium", locale=locale)
+            if first and last:
+                return _("%(first)s to %(last)s", first=first, last=last)
+            if first:
+                return _("%(first)s to today", first=first)
+            if last:
+                return _("the start to %(last)s", last=last)
+            return _("the start to today")
+        return _("All time")
 
 
 def period(
@@ -86,12 +104,12 @@ class Row(WinRate):
 
 
 SORTS: dict[str, tuple[str, Callable[[Row], float | str]]] = {
-    "name": ("Player", lambda row: row.name.casefold()),
-    "games": ("Games", lambda row: row.games),
-    "wins": ("Wins", lambda row: row.wins),
-    "win_rate": ("Win %", lambda row: row.win_rate),
-    "points": ("Points", lambda row: row.points),
-    "rating": ("Rating", lambda row: row.rating if row.rating is not None else float("-inf")),
+    "name": (_l("Player"), lambda row: row.name.casefold()),
+    "games": (_l("Games"), lambda row: row.games),
+    "wins": (_l("Wins"), lambda row: row.wins),
+    "win_rate": (_l("Win %"), lambda row: row.win_rate),
+    "points": (_l("Points"), lambda row: row.points),
+    "rating": (_l("Rating"), lambda row: row.rating if row.rating is not None else float("-inf")),
 }
 DEFAULT_SORT = tables.DEFAULT_SORT
 # Rows a page of the table shows before its More link.

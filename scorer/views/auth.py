@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
@@ -36,7 +37,7 @@ def login() -> BaseResponse | tuple[str, int]:
         if user is not None:
             login_user(user)
             return redirect(_local(form.next.data), 303)
-        form.password.errors = ["That user name and password do not match."]
+        form.password.errors = [_("That user name and password do not match.")]
     status = 422 if request.method == "POST" else 200
     return render_template("auth/login.html", form=form), status
 

@@ -12,6 +12,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import access
@@ -37,7 +38,7 @@ def _writers_only() -> tuple[str, int] | None:
     # kept to the same people.
     if access.can_write():
         return None
-    message = "Only signed-in users can download or restore backups on this server."
+    message = _("Only signed-in users can download or restore backups on this server.")
     login = url_for("auth.login", next=request.path)
     return render_template("errors/error.html", message=message, status=401, login=login), 401
 
@@ -72,8 +73,12 @@ def restore() -> tuple[str, int] | Response:
     except RequestEntityTooLarge:
         form = RestoreForm(formdata=None)
         form.file.errors = [
-            f"This file is too big to restore here (at most {_limit()}). Restore it on the "
-            f"server with the command {IMPORT_COMMAND}."
+            _(
+                "This file is too big to restore here (at most %(limit)s). Restore it on the "
+                "server with the command %(command)s.",
+                limit=_limit(),
+                command=IMPORT_COMMAND,
+            )
         ]
         return _page(form), 413
     if form.validate():
@@ -81,16 +86,18 @@ def restore() -> tuple[str, int] | Response:
             restored = backup.import_all(db.session, backup.loads(form.file.data.read()))
         except backup.BackupError as error:
             db.session.rollback()
-            form.file.errors.append(f"Nothing was restored. {error.message}")
+            form.file.errors.append(_("Nothing was restored. %(reason)s", reason=error.message))
         else:
-            flash(f"Restored {backup.describe(restored)}.")
+            flash(_("Restored %(counts)s.", counts=backup.describe(restored)))
             return see_other(url_for("backup.index"))
     return _page(form), 422
 
 
 def _limit() -> str:
     limit = current_app.config.get("BACKUP_MAX_CONTENT_LENGTH", BACKUP_MAX_BYTES)
-    return f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 2**10} KB"
+    if limit >= 2**20:
+        return _("%(size)s MB", size=limit // 2**20)
+    return _("%(size)s KB", size=limit // 2**10)
 
 
 def _page(form: RestoreForm) -> str:

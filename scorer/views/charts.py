@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, request
+from flask_babel import get_locale
 
 from .. import charts
 from ..extensions import db
@@ -22,10 +25,11 @@ def game(game_id: int) -> Response:
     named = [(view.side_name(side), lines[side.index]) for side in view.state.sides]
     target = view.game.target if view.state.rules.hands is None else None
     response = _svg(charts.score_lines(named, target))
-    if request.args.get("v") == str(view.game.version):
-        # The page asks for ?v=<the game's version>, and every change makes a new version: this
-        # address always means this picture, so a phone keeps it. Any other address (none, an old
-        # or a future version) is answered with the picture as it is now, not to be kept.
+    if request.args.get("v") == str(view.game.version) and request.args.get("lang") == _language():
+        # The page asks for ?v=<the game's version>&lang=<its language>, and every change makes a
+        # new version: this address always means this picture, words included, so a phone keeps
+        # it. Any other address (none, an old or a future version, another language than the
+        # reader's) is answered with the picture as it is now, not to be kept.
         response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 
@@ -40,6 +44,18 @@ def rating(player_id: int) -> Response:
 def points(player_id: int) -> Response:
     history = profiles.points_history(db.session, player_id)
     return _svg(charts.points_bars([points for _game, _mode, points in history]))
+
+
+@bp.url_defaults
+def _language_of_kept_chart(endpoint: str, values: dict[str, Any]) -> None:
+    """A game chart's address that names its version names its language too: the picture holds
+    words, and a phone keeping it must not show it to the reader of another language."""
+    if endpoint == "charts.game" and "v" in values:
+        values.setdefault("lang", _language())
+
+
+def _language() -> str:
+    return str(get_locale() or "en")
 
 
 def _svg(body: bytes) -> Response:

@@ -5,6 +5,7 @@ from ipaddress import ip_address
 
 import segno
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.datastructures import MultiDict
 from werkzeug.http import quote_etag
@@ -166,7 +167,7 @@ def qr(game_id: int) -> Response:
         dark="#000",
         light="#fff",
         xmldecl=False,
-        title=f"QR code for {link}",
+        title=_("QR code for %(link)s", link=link),
     )
     response = make_response(svg.getvalue())
     response.mimetype = "image/svg+xml"
@@ -182,9 +183,9 @@ def scorer_link(game_id: int) -> tuple[str, int]:
     """Make the game's scorer link (replacing any before it) and show it with its QR code."""
     view = games.load_game(db.session, game_id)
     if not current_user.is_authenticated:
-        return _refused("Only signed-in users can hand out scorer links.", 403)
+        return _refused(_("Only signed-in users can hand out scorer links."), 403)
     if view.state.finished:
-        return _refused("This game is over: there are no hands left to record.", 409)
+        return _refused(_("This game is over: there are no hands left to record."), 409)
     url = url_for(
         "games.score",
         game_id=game_id,
@@ -210,7 +211,7 @@ def scorer_link(game_id: int) -> tuple[str, int]:
 def revoke_scorer_link(game_id: int) -> BaseResponse | tuple[str, int]:
     games.version_of(db.session, game_id)  # a 404 for a game that does not exist
     if not current_user.is_authenticated:
-        return _refused("Only signed-in users can revoke scorer links.", 403)
+        return _refused(_("Only signed-in users can revoke scorer links."), 403)
     scorer_links.revoke_scorer_link(db.session, game_id)
     return redirect(url_for("games.share", game_id=game_id), 303)
 
@@ -221,7 +222,7 @@ def score(game_id: int, token: str) -> BaseResponse | tuple[str, int]:
     games.version_of(db.session, game_id)
     if not access.open_scorer_link(db.session, game_id, token):
         return _refused(
-            "This scorer link no longer works: it was revoked, or the game is over.", 404
+            _("This scorer link no longer works: it was revoked, or the game is over."), 404
         )
     return redirect(url_for("games.show", game_id=game_id), 303)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, request
+from flask_babel import gettext as _
 
 from ..extensions import db
 from ..forms.standings import StandingsForm
@@ -17,7 +18,7 @@ def index() -> Response:
     """The table's first page; htmx asks for a later page's rows alone, to add below."""
     form = StandingsForm(request.args)
     leagues = standings.leagues(db.session)
-    form.league.choices = [("", "All games")] + [
+    form.league.choices = [("", _("All games"))] + [
         (str(league.id), league.name) for league in leagues
     ]
     form.validate()

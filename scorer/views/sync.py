@@ -25,6 +25,8 @@ import hmac
 from collections.abc import Mapping
 
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException, default_exceptions
 
 from .. import scoring
@@ -36,9 +38,9 @@ from ..services.snapshots import GameSnapshot, StoredHand
 
 bp = Blueprint("sync", __name__)
 
-GONE = "This game is no longer on the scorer, so the hand was not added to any game."
-TOO_LARGE = "This hand is too large for the scorer to take."
-OTHER_GAME = (
+GONE = _l("This game is no longer on the scorer, so the hand was not added to any game.")
+TOO_LARGE = _l("This hand is too large for the scorer to take.")
+OTHER_GAME = _l(
     "This hand was counted for another game, which is no longer on the scorer. "
     "It was not added to this one."
 )
@@ -49,7 +51,7 @@ def sync(game_id: int, number: int) -> Response:
     view = games.load_game(db.session, game_id)
     sent_key = request.form.get("game_key", "")
     if not hmac.compare_digest(sent_key.encode(), (view.game.sync_key or "").encode()):
-        return _answer(409, "refused", message=OTHER_GAME)
+        return _answer(409, "refused", message=str(OTHER_GAME))
     stored = _stored(view, number)
     before = games.state_before(view, number) if stored is not None else None
     form = HandForm.for_game(view, stored, before=before)
@@ -59,7 +61,7 @@ def sync(game_id: int, number: int) -> Response:
         return _answer(422, "invalid", errors=_messages(form.errors))
     entry = form.entry()
     if entry.went_out is None:
-        return _answer(422, "invalid", errors=["Tap who went out."])
+        return _answer(422, "invalid", errors=[_("Tap who went out.")])
     try:
         if request.form.get("replace") == "1" and stored is not None:
             hands.edit_hand(db.session, game_id, number, entry)
@@ -82,7 +84,7 @@ def sync(game_id: int, number: int) -> Response:
         return _answer(
             409,
             "conflict",
-            message=f"Another phone recorded hand {number} differently.",
+            message=_("Another phone recorded hand %(number)s differently.", number=number),
             theirs=hand_version(view, number, stored.went_out, stored.counts),
             ours=hand_version(view, number, entry.went_out, entry.counts),
         )
@@ -93,7 +95,7 @@ def sync(game_id: int, number: int) -> Response:
 def _no_game(_error: NotFound) -> Response:
     # Refused, not "try later": the phone shows it and lets the table drop the hand, where an
     # answer it cannot read would have it sent again for ever.
-    return _answer(404, "refused", message=GONE)
+    return _answer(404, "refused", message=str(GONE))
 
 
 def _http_error(error: HTTPException) -> Response:
@@ -102,8 +104,8 @@ def _http_error(error: HTTPException) -> Response:
     CSRF token, with the fresh page's)."""
     code = error.code or 500
     if code == 413:
-        return _answer(413, "refused", message=TOO_LARGE)
-    message = error.description if code < 500 else "Something went wrong on the server."
+        return _answer(413, "refused", message=str(TOO_LARGE))
+    message = error.description if code < 500 else _("Something went wrong on the server.")
     response = jsonify(message=message or error.name)
     response.status_code = code
     return response

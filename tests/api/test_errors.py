@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from conftest import make_app
 from flask import Flask
 
 from scorer.extensions import db
+from scorer.languages import babel
 from scorer.services import games as game_service
 from scorer.services.accounts import add_user
 
@@ -161,3 +165,33 @@ def test_a_write_to_a_real_api_address_still_needs_a_token_in_owner_mode(api, ow
     response = api.post("/api/v1/games", json=GAME)
     assert response.status_code == 401
     assert response.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+@pytest.mark.fresh_database
+def test_messages_follow_the_requests_language_and_codes_stay(app, tmp_path):
+    """A message is for a person: it is said in the language the request asks for (here from a
+    catalog of one sentence), while the fields and the status stay the API's own."""
+    catalog = Catalog(locale="de")
+    catalog.add("There is no such game.", "Dieses Spiel gibt es nicht.")
+    folder = tmp_path / "de" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with (folder / "messages.mo").open("wb") as file:
+        write_mo(file, catalog)
+    german = make_app(
+        app.config["SQLALCHEMY_DATABASE_URI"], BABEL_TRANSLATION_DIRECTORIES=str(tmp_path)
+    )
+    client = german.test_client()
+    # Flask-Babel keeps catalogs by language for the whole process, whatever the app: this test's
+    # German is read afresh, and forgotten after it.
+    kept = babel.domain_instance.cache
+    kept.clear()
+    try:
+        answer = client.get("/api/v1/games/999", headers={"Accept-Language": "de-DE, en;q=0.5"})
+        assert answer.status_code == 404
+        assert answer.json == {"message": "Dieses Spiel gibt es nicht."}
+        assert client.get("/api/v1/games/999").json == {"message": "There is no such game."}
+    finally:
+        kept.clear()
+        with german.app_context():
+            db.session.remove()
+            db.engine.dispose()

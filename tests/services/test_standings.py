@@ -111,6 +111,24 @@ def test_period_bounds():
     assert period("month", today=date(2026, 12, 5)).label == "December 2026"
 
 
+@pytest.mark.parametrize(
+    ("language", "month", "first", "last"),
+    [
+        ("de", "Dezember 2026", "01.03.2026", "31.03.2026"),
+        ("ko", "2026년 12월", "2026. 3. 1.", "2026. 3. 31."),
+    ],
+)
+def test_periods_are_named_as_the_readers_language_writes_dates(app, language, month, first, last):
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert period("month", today=date(2026, 12, 5)).label == month
+        # The words between the days are the catalog's; the days are the language's own.
+        label = period("custom", date(2026, 3, 1), date(2026, 3, 31)).label
+        assert label.index(first) < label.index(last)
+    assert period("custom", date(2026, 3, 1), date(2026, 3, 31)).label == (
+        "Mar 1, 2026 to Mar 31, 2026"
+    )
+
+
 def test_sorting_by_any_column_breaks_ties_by_rating_then_name(session, evening):
     found = standings.standings(session, period("all"))
     by_games = [row.name for row in sort_rows(found, "games", descending=True)]

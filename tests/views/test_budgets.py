@@ -267,5 +267,21 @@ def test_the_chart_is_fetched_only_when_opened_and_then_kept(client, new_game, p
     versioned = client.get(image.attrs["src"])
     assert versioned.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert client.get(f"/games/{game_id}/chart.svg").headers["Cache-Control"] == "no-cache"
-    stale = client.get(f"/games/{game_id}/chart.svg?v=1")
+    stale = client.get(f"/games/{game_id}/chart.svg?v=1&lang=en")
     assert stale.headers["Cache-Control"] == "no-cache"
+    # The picture holds words: one asked for in another language than the reader's is not kept.
+    other = client.get(image.attrs["src"].replace("lang=en", "lang=de"))
+    assert other.headers["Cache-Control"] == "no-cache"
+
+
+def test_a_kept_chart_names_its_language(client, new_game, play):
+    """The chart holds words ("Hand", "Target"): a phone keeps it under an address naming the
+    language it is in, and an address in another language than the reader's is not kept."""
+    game_id = new_game(PLAYERS, target=100_000)
+    play_hands(play, game_id, 3)
+    german = {"Accept-Language": "de"}
+    source = parse(client.get(f"/games/{game_id}", headers=german)).by_id("chart").find("img")
+    assert "lang=de" in source.attrs["src"]
+    kept = client.get(source.attrs["src"], headers=german)
+    assert kept.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert client.get(source.attrs["src"]).headers["Cache-Control"] == "no-cache"

@@ -71,4 +71,4 @@ def test_an_api_body_too_large_is_413_in_json(guarded, new_game, path):
     body = json.dumps({"mode": "standard", "players": ["Ann", TOO_LARGE]})
     response = guarded.post(path, data=body, content_type="application/json")
     assert response.status_code == 413
-    assert response.json == {"message": "The data value transmitted exceeds the capacity limit."}
+    assert response.json == {"message": "The body is too large."}

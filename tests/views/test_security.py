@@ -31,7 +31,7 @@ def test_a_hand_posted_without_a_csrf_token_is_refused(guarded, new_game, rows):
     game_id = new_game(2)
     response = guarded.post(f"/games/{game_id}/hands", data=hand_form(0, {1: 10}, 1))
     assert response.status_code == 400
-    assert "CSRF" in parse(response).find("h1").text
+    assert "This form is out of date" in parse(response).find("h1").text
     assert rows("hands") == 0
 
 

@@ -154,7 +154,7 @@ def test_the_game_chart_fragment_has_a_text_alternative(app, client, club):
         view = games.load_game(db.session, 1)
         html = render_template("games/_chart.html", view=view)
     page = parse(html)
-    assert page.find("img").attrs["src"] == f"/games/1/chart.svg?v={view.game.version}"
+    assert page.find("img").attrs["src"] == f"/games/1/chart.svg?v={view.game.version}&lang=en"
     assert "Ann 50" in page.find("img").attrs["alt"]
     # The same numbers as a table are one link away, on the game's hands page.
     link = page.find("a").attrs["href"]
