@@ -47,7 +47,7 @@ def test_a_team_is_renamed_from_the_league_page(client, club):
 
 def test_only_a_team_that_has_not_played_can_be_removed(client, club, rows):
     season = parse(client.get(f"/leagues/{club}/seasons/1"))
-    first_start = season.find_all("form")[0].attrs["action"]
+    first_start = season.find("main").find_all("form")[0].attrs["action"]
     client.post(first_start)
     page = parse(client.get(f"/leagues/{club}"))
     removable = [
@@ -109,7 +109,7 @@ def finish(client, game_url: str) -> None:
 
 def test_a_fixture_game_names_its_place_and_its_rematch_is_the_next_fixture(client, club):
     season = parse(client.get(f"/leagues/{club}/seasons/1"))
-    starts = [form.attrs["action"] for form in season.find_all("form")]
+    starts = [form.attrs["action"] for form in season.find("main").find_all("form")]
     game_url = client.post(starts[0]).headers["Location"]
 
     place = parse(client.get(game_url)).by_id("fixture-place")
@@ -147,7 +147,7 @@ def test_a_casual_game_names_no_league_and_rematches_as_before(client, new_game,
 
 def test_the_hand_that_ends_a_fixture_offers_the_next_fixture_in_place(client, club):
     season = parse(client.get(f"/leagues/{club}/seasons/1"))
-    game_url = client.post(season.find_all("form")[0].attrs["action"]).headers["Location"]
+    game_url = client.post(season.find("main").find_all("form")[0].attrs["action"]).headers["Location"]
     response = client.post(
         f"{game_url}/hands", data=hand_form(0, {1: 60, 3: 0}, 1), headers={"HX-Request": "true"}
     )

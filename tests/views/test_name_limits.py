@@ -111,7 +111,7 @@ def test_a_name_too_long_is_refused_next_to_each_box_and_kept_to_be_shortened(cl
 def test_the_player_count_and_hint_come_from_the_rules(client):
     page = parse(client.get("/games/new"))
     assert page.find(id="players-title").text == f"Players 0 of {MAX_PLAYERS}"
-    assert f"Add {MIN_PLAYERS} to {MAX_PLAYERS} players" in page.find("form").text
+    assert f"Add {MIN_PLAYERS} to {MAX_PLAYERS} players" in page.find("main").find("form").text
 
 
 @pytest.mark.parametrize(
