@@ -67,6 +67,11 @@ ACCOUNT_HEADER = "X-Account"
 def init_app(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
+    # No view asks for a fresh login, so the "basic" protection's only effect was to mark each new
+    # visitor's session not fresh on their second request and send its cookie again (a first visit's
+    # worker script or offline page, 190 bytes). A signed-in session is bound to its account's
+    # session key instead (models.User.session_key).
+    login_manager.session_protection = None
     login_manager.user_loader(_load_user)
     app.before_request(_guard_writes)
     app.after_request(_keep_private)

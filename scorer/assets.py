@@ -7,7 +7,8 @@ stale from a cache. Flask-Compress compresses pages, htmx fragments and JSON (Br
 as the browser accepts) and adds `Vary: Accept-Encoding`.
 
 A static file is sent as it is served many times over: our own scripts and stylesheets minified
-(rjsmin, rcssmin), so the files in static/ keep their comments, and then compressed at the highest
+(tdewolff/minify, which also shortens a script's local names; rcssmin), so the files in static/
+keep their comments, and then compressed at the highest
 Brotli and gzip levels, both worked out once per version of the file and kept in memory. Brotli 11
 takes about 70 ms for htmx, too slow for every request but 1.2 KB smaller than the level pages get.
 Both are kept for one budget, the first visit to a game within 40 KB (BENCHMARKS.md): without
@@ -37,8 +38,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import brotli
+import minify
 import rcssmin
-import rjsmin
 from flask import Flask, Response, current_app, request, url_for
 
 from . import bundles
@@ -46,9 +47,16 @@ from .client_words import client_data
 from .extensions import compress
 
 ONE_YEAR = 365 * 24 * 60 * 60
+
+
+def minify_script(source: bytes) -> bytes:
+    """A script as small as it runs the same: no comments nor spaces, local names shortened."""
+    return minify.string("application/javascript", source.decode()).encode()
+
+
 VERSION_LENGTH = 12
 # What is minified as it is served: our own files (vendored ones come minified, as `.min.js`).
-MINIFIERS: dict[str, Callable[[bytes], bytes]] = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+MINIFIERS: dict[str, Callable[[bytes], bytes]] = {".js": minify_script, ".css": rcssmin.cssmin}
 # Compressed once per file version at the highest levels; any other encoding a browser prefers is
 # left to Flask-Compress.
 # Files served joined from ES modules: the file a page links -> its entry module, both in static/.
@@ -219,10 +227,10 @@ def _send_served(response: Response, filename: str) -> None:
 def served_body(data: bytes, filename: str) -> bytes:
     """A static file's content as it is sent: minified if it is our own script or stylesheet."""
     root, extension = os.path.splitext(filename)
-    minify = MINIFIERS.get(extension)
-    if minify is None or root.endswith(".min"):
+    minifier = MINIFIERS.get(extension)
+    if minifier is None or root.endswith(".min"):
         return data
-    return minify(data)
+    return minifier(data)
 
 
 @lru_cache(maxsize=64)

@@ -163,7 +163,8 @@ def test_the_scripts_version_follows_each_of_its_modules(client, tmp_path, monke
         module.write_text("export const a = 22;\n")
         second = assets.static_url("js/app.js")
     assert second != first
-    assert b"const a=22;" in get(client, second).data
+    # The minifier renames the module's constant, but not its value.
+    assert b"=22" in get(client, second).data
 
 
 def test_a_vendored_file_is_sent_as_it_is(client):

@@ -147,7 +147,8 @@ def test_a_casual_game_names_no_league_and_rematches_as_before(client, new_game,
 
 def test_the_hand_that_ends_a_fixture_offers_the_next_fixture_in_place(client, club):
     season = parse(client.get(f"/leagues/{club}/seasons/1"))
-    game_url = client.post(season.find("main").find_all("form")[0].attrs["action"]).headers["Location"]
+    start = season.find("main").find_all("form")[0].attrs["action"]
+    game_url = client.post(start).headers["Location"]
     response = client.post(
         f"{game_url}/hands", data=hand_form(0, {1: 60, 3: 0}, 1), headers={"HX-Request": "true"}
     )
