@@ -1,5 +1,5 @@
-"""A few German words for tests that must see a page in German before translators fill the
-catalogs: compiled into a folder of the test's own, listed ahead of the app's catalogs."""
+"""German words for tests that look for a page in German: the catalog's own, also compiled into a
+folder of the test's own, listed ahead of the app's catalogs (which a test may leave out)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,29 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 from scorer.languages import TRANSLATIONS, babel
 
-GERMAN = {
-    "Menu": "Menü",
-    "Change": "Ändern",
-    "Language": "Sprache",
-    "The scorer can't be reached": "Der Scorer ist nicht erreichbar",
-    "Try again": "Erneut versuchen",
-    "Last seen %(seen)s · updating…": "Zuletzt gesehen %(seen)s · wird aktualisiert…",
-    "Offline · last seen {seen}": "Offline · zuletzt gesehen {seen}",
-}
+# The German catalog's own words for the sentences the tests look for.
+SENTENCES = (
+    "Menu",
+    "Change",
+    "Language",
+    "The scorer can't be reached",
+    "Try again",
+    "Last seen %(seen)s · updating…",
+    "Offline · last seen {seen}",
+)
+
+
+def _german() -> dict[str, str]:
+    with (TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po").open("rb") as file:
+        catalog = read_po(file, locale="de")
+    return {english: str(catalog[english].string) for english in SENTENCES}
+
+
+GERMAN = _german()
 
 
 def german_catalog(folder: Path) -> str:

@@ -7,11 +7,12 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from catalogs import forget_loaded_translations, german_catalog
+from catalogs import GERMAN, forget_loaded_translations, german_catalog
 from conftest import make_app
 from document import HTMX, parse
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from scorer.extensions import db, rate_limiter
@@ -156,7 +157,10 @@ def test_a_language_the_app_does_not_have_is_refused_with_a_message(app, organis
     assert response.status_code == 422
     assert "language=" not in response.headers.get("Set-Cookie", "")
     message = parse(response).find("h1").text
-    assert message in ("The scorer does not speak that language.", "Choose a language.")
+    # Said in the language the phone reads, which stays Spanish.
+    with app.test_request_context(headers={"Cookie": "language=es"}):
+        refusals = (_("The scorer does not speak that language."), _("Choose a language."))
+    assert message in refusals and "language" not in message
     assert organiser.get_cookie("language").value == "es"
     assert user_language(app) is None
 
@@ -262,17 +266,20 @@ def test_the_switch_works_as_a_plain_form_post_with_its_token(phone):
     assert response.status_code == 303 and response.headers["Location"] == "/rules/"
     german = phone.get("/rules/")
     assert lang(german) == "de"
-    assert parse(german).find("summary").text == "Menü"
-    assert parse(german).find("form", class_="menu-language").find("button").text == "Ändern"
+    assert parse(german).find("summary").text == GERMAN["Menu"]
+    switch = parse(german).find("form", class_="menu-language")
+    assert switch.find("button").text == GERMAN["Change"]
     offline = parse(phone.get("/offline"))
-    assert offline.find("h1").text == "Der Scorer ist nicht erreichbar"
+    assert offline.find("h1").text == GERMAN["The scorer can't be reached"]
     # The script's words and the copy's mark come in German as well, its slot kept.
     page = parse(german)
     words = json.loads(page.find("html").attrs["data-client"])["words"]
-    assert words["copyOffline"] == "Offline · zuletzt gesehen {seen}"
+    assert words["copyOffline"] == GERMAN["Offline · last seen {seen}"]
     assert page.by_id("copy-mark") is None or "{seen}" in page.by_id("copy-mark").text
     home = parse(phone.get("/"))
-    assert home.by_id("copy-mark").text == "Zuletzt gesehen {seen} · wird aktualisiert…"
+    assert home.by_id("copy-mark").text == GERMAN["Last seen %(seen)s · updating…"] % {
+        "seen": "{seen}"
+    }
 
 
 @pytest.mark.fresh_database
