@@ -104,6 +104,23 @@ def test_a_translation_keeps_its_messages_slots(code: str):
     assert not wrong, "\n".join(wrong)
 
 
+# A percent sign that is neither a slot nor doubled: a template's message is always %-formatted,
+# so "% de victorias" would fail as a bad format ("% d") when the page is drawn.
+BARE_PERCENT = re.compile(r"%(?!\(\w+\)|%)")
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_a_percent_sign_is_a_slot_or_doubled_as_in_its_message(code: str):
+    wrong = []
+    for message in messages(catalog_of(code)):
+        ids = message.id if message.pluralizable else (message.id,)
+        for form in forms(message):
+            bare = len(BARE_PERCENT.findall(form)) != len(BARE_PERCENT.findall(ids[0]))
+            if bare or form.count("%%") != ids[0].count("%%"):
+                wrong.append(f"{ids[0]!r} -> {form!r}")
+    assert not wrong, "\n".join(wrong)
+
+
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_catalog_counts_plurals_as_babel_does_for_its_language(code: str):
     catalog = catalog_of(code)
