@@ -252,7 +252,19 @@ class PeriodTotal(Model):
     __tablename__ = "period_totals"
     __table_args__ = (
         Index("ix_period_totals_name", "period", "name_key"),
-        Index("ix_period_totals_player_id", "player_id"),
+        # A player's rows by period with their sums: a range's totals for a few players are read
+        # from this index alone.
+        Index(
+            "ix_period_totals_player",
+            "player_id",
+            "period",
+            "games",
+            "wins",
+            "points",
+            "hands_won",
+            "last_seq",
+            "rating",
+        ),
         Index("ix_period_totals_last_seq", "last_seq"),
     )
 

@@ -422,7 +422,13 @@ def _bounded(
     many = select(func.count()).select_from(reaching.limit(BOUNDED_PLAYERS + 1).subquery())
     if (session.scalar(many) or 0) > BOUNDED_PLAYERS:
         return None
-    totals = _totals(parts, dialect, reaching)
+    # Read once, with the names' keys their all-time rows hold.
+    named = (
+        reaching.add_columns(kept.name_key.label("name_key"))
+        .cte("reaching")
+        .prefix_with("MATERIALIZED")
+    )
+    totals = _totals(parts, dialect, select(named.c.player_id), named)
     columns = _columns(totals)
     by = [(columns[key], down) for key, down in order]
     read = select(totals).order_by(*(c.desc() if down else c for c, down in by))
@@ -503,13 +509,13 @@ def _named(
 def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | CompoundSelect:
     """What each player's totals are summed from: their rows of the whole kept periods, and each
     result at the edges (of `player_ids` alone, when given), with the seq of its last game and
-    the rating after it."""
+    the rating after it. One statement per edge: a single range of finishes, which both
+    databases read from a player's results in the index of their totals."""
     kept, result = PeriodTotal, GameResult
     pieces: list[Select] = []
     if parts.keys:
         rows = select(
             kept.player_id.label("player_id"),
-            kept.name_key.label("name_key"),
             kept.games.label("games"),
             kept.wins.label("wins"),
             kept.points.label("points"),
@@ -520,51 +526,57 @@ def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | Compou
         if player_ids is not None:
             rows = rows.where(kept.player_id.in_(player_ids))
         pieces.append(rows)
-    if parts.edges:
-        edges = (
-            select(
-                result.player_id.label("player_id"),
-                Player.name_key.label("name_key"),
-                literal(1).label("games"),
-                case((result.won, 1), else_=0).label("wins"),
-                result.points_won.label("points"),
-                result.hands_won.label("hands_won"),
-                result.seq.label("last"),
-                (result.mu - 3 * result.sigma).label("rating"),
-            )
-            .join(Player, Player.id == result.player_id)
-            .where(or_(*(period_totals.finished_within(start, end) for start, end in parts.edges)))
-        )
+    for start, end in parts.edges:
+        edge = select(
+            result.player_id.label("player_id"),
+            literal(1).label("games"),
+            case((result.won, 1), else_=0).label("wins"),
+            result.points_won.label("points"),
+            result.hands_won.label("hands_won"),
+            result.seq.label("last"),
+            (result.mu - 3 * result.sigma).label("rating"),
+        ).where(period_totals.finished_within(start, end))
         if parts.league_id is not None:
-            edges = edges.where(result.game_id.in_(_league_games(parts.league_id)))
+            edge = edge.where(result.game_id.in_(_league_games(parts.league_id)))
         if player_ids is not None:
-            edges = edges.where(result.player_id.in_(player_ids))
-        pieces.append(edges)
+            edge = edge.where(result.player_id.in_(player_ids))
+        pieces.append(edge)
     return pieces[0] if len(pieces) == 1 else union_all(*pieces)
 
 
-def _totals(parts: Parts, dialect: str, player_ids: list[int] | Any | None = None) -> FromClause:
+def _totals(
+    parts: Parts,
+    dialect: str,
+    player_ids: list[int] | Any | None = None,
+    names: FromClause | None = None,
+) -> FromClause:
     """Each player's totals (of `player_ids` alone, when given): games, wins, points, hands won,
-    the rating and the seq of the result it is read from."""
+    the rating and the seq of the result it is read from, and the name's key (from `names`, a
+    player_id and name_key of each player, when given; else from players)."""
     every = _pieces(parts, player_ids).subquery("pieces")
-    player = [every.c.player_id, every.c.name_key]
     sums = [
         func.sum(every.c.games).label("games"),
         func.sum(every.c.wins).label("wins"),
         func.sum(every.c.points).label("points"),
         func.sum(every.c.hands_won).label("hands_won"),
     ]
+    named = [Player.name_key, Player.id] if names is None else [names.c.name_key, names.c.player_id]
+    source = Player if names is None else names
     if parts.league_id is not None:
         # A league's table counts its own games but rates by every game before its end.
-        totals = select(*player, *sums).group_by(*player).subquery("league_totals")
+        totals = select(every.c.player_id, *sums).group_by(every.c.player_id).subquery("league")
         result, rated = GameResult, _RATED_RESULT
         latest = select(func.max(result.seq)).where(result.player_id == totals.c.player_id)
         if parts.rated_before is not None:
             latest = latest.where(result.finished_at < parts.rated_before)
         return (
             select(
-                totals, (rated.c.mu - 3 * rated.c.sigma).label("rating"), rated.c.seq.label("last")
+                totals,
+                named[0],
+                (rated.c.mu - 3 * rated.c.sigma).label("rating"),
+                rated.c.seq.label("last"),
             )
+            .join(source, named[1] == totals.c.player_id)
             .join(
                 rated,
                 and_(
@@ -574,25 +586,39 @@ def _totals(parts: Parts, dialect: str, player_ids: list[int] | Any | None = Non
             )
             .subquery("totals")
         )
+    grouped: FromClause
+    rating: ColumnElement[Any]
+    last: ColumnElement[Any]
     if dialect != "postgresql":
         # The rating after the player's last game of the range, in the same pass as the sums:
         # SQLite gives a group's other columns from the row holding its one max().
-        return (
-            select(*player, *sums, every.c.rating, func.max(every.c.last).label("last"))
-            .group_by(*player)
-            .subquery("totals")
+        grouped = (
+            select(every.c.player_id, *sums, every.c.rating, func.max(every.c.last).label("last"))
+            .group_by(every.c.player_id)
+            .subquery("grouped")
         )
-    # PostgreSQL: the greatest [seq, rating] pair of the player's pieces.
-    pair = func.max(
-        postgresql.array([cast(every.c.last, Float), every.c.rating]), type_=ARRAY(Float)
-    ).label("latest")
-    grouped = select(*player, *sums, pair).group_by(*player).subquery("grouped")
-    return select(
-        *(grouped.c[name] for name in ("player_id", "name_key", "games", "wins", "points")),
-        grouped.c.hands_won,
-        grouped.c.latest[2].label("rating"),
-        cast(grouped.c.latest[1], Integer).label("last"),
-    ).subquery("totals")
+        rating, last = grouped.c.rating, grouped.c.last
+    else:
+        # PostgreSQL: the greatest [seq, rating] pair of the player's pieces.
+        pair = func.max(
+            postgresql.array([cast(every.c.last, Float), every.c.rating]), type_=ARRAY(Float)
+        ).label("latest")
+        grouped = (
+            select(every.c.player_id, *sums, pair).group_by(every.c.player_id).subquery("grouped")
+        )
+        rating, last = grouped.c.latest[2], cast(grouped.c.latest[1], Integer)
+    # The name's key after the sums: one look-up a player, not one a piece.
+    return (
+        select(
+            grouped.c.player_id,
+            named[0],
+            *(grouped.c[name] for name in ("games", "wins", "points", "hands_won")),
+            rating.label("rating"),
+            last.label("last"),
+        )
+        .join(source, named[1] == grouped.c.player_id)
+        .subquery("totals")
+    )
 
 
 def _league_games(league_id: int) -> Select:

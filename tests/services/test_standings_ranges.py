@@ -141,6 +141,8 @@ def pages_of(session, span, sort: str, descending: bool, size: int, search: str 
         if page.next is None:
             return found
         assert len(page.items) == size
+        # A cursor that does not move on would page for ever.
+        assert len(found) <= len(NAMES) + 4, "paged past every player"
         cursor = page.next
 
 
