@@ -7,10 +7,11 @@ search reads on until it has found a page, then numbers the rows up to the last 
 
 Other ranges of days are summed from the kept years and months they hold whole and the results at
 their edges. A busy range ranked by rating or by name reads each player's last result in the range
-from an index in that order (result_ranks) and sums the page's players alone; ranked by most games
-or wins, it sums only the players whose all-time total can reach the page. Any other order, a
-search, a quiet range and a league's table (summed from its own games' results) sum every player
-in one statement: they cost in proportion to the rows summed.
+from an index in that order (result_ranks) and sums the page's players alone; ranked by most games,
+wins or points, it sums only the players whose all-time total can reach the page; by fewest games,
+the players with one game in the range come first, read the same way as by rating. Any other
+order, a search, a quiet range and a league's table (summed from its own games' results) sum every
+player in one statement: they cost in proportion to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -261,9 +262,10 @@ def _until(order: list[tuple[Any, bool]], values: list) -> ColumnElement[bool]:
 BUSY_RANGE = 5_000
 # Orders a range of days is read in from each player's last result in it (result_ranks).
 _RANKED = ("rating", "name_key")
-# Columns no range holds more of than all time does, as no game counts less than nothing: a busy
-# range ranked by most of one sums only the players whose all-time total could reach its page.
-_BOUNDED = ("games", "wins")
+# Columns no range holds more of than all time does, as no game counts less than nothing (the
+# rules refuse a negative count): a busy range ranked by most of one sums only the players whose
+# all-time total could reach its page.
+_BOUNDED = ("games", "wins", "points")
 # The players a bounded page may sum; past this many, every player's totals are summed instead.
 BOUNDED_PLAYERS = 20_000
 
@@ -282,8 +284,9 @@ def summed_page(
 
     Ranked by rating or by name, a busy range of days is read from each player's last result in
     it, in that order (result_ranks), and only the page's players are summed. Ranked by most
-    games or wins, only the players whose all-time total can reach the page are summed
-    (_bounded). Otherwise every player's totals are summed: a page keeps the first `size` rows
+    games, wins or points, only the players whose all-time total can reach the page are summed
+    (_bounded); by fewest games, the players with one game in the range come first (_one_game).
+    Otherwise every player's totals are summed: a page keeps the first `size` rows
     after the cursor's row, and a search numbers the whole table to give each row found its place.
     """
     order = _summed_order(sort, descending)
@@ -301,11 +304,14 @@ def summed_page(
     if not search and parts.league_id is None:
         ranked = all(name in _RANKED for name, _ in order)
         bounded = order[0][0] in _BOUNDED and order[0][1]
-        if (ranked or bounded) and _busy(session, parts):
+        fewest = order[0] == ("games", False)
+        if (ranked or bounded or fewest) and _busy(session, parts):
             if ranked:
                 rows = _ranked(session, parts, order, values, size)
-            else:
+            elif bounded:
                 rows = _bounded(session, parts, order, values, size, dialect)
+            else:
+                rows = _one_game(session, parts, values, size, dialect)
     if rows is None:
         rows = _totalled(session, parts, order, values, search, base, size)
     shown = rows[:size]
@@ -386,6 +392,44 @@ def _ranked(
     return [found[player_id] for player_id in ids]
 
 
+def _one_game(
+    session: DbSession, parts: Parts, values: list | None, size: int, dialect: str
+) -> list[Any] | None:
+    """The page's rows ranked by fewest games, while they are players with one game in the range:
+    nobody has fewer, so they come first, the better rated first, read from the index in that
+    order. None when the page reaches players with more games."""
+    if values is not None and values[0] != 1:
+        return None
+    rank = ResultRank
+    later, earlier = aliased(ResultRank, name="later"), aliased(ResultRank, name="earlier")
+    here = period_totals.within(rank.finished_at, parts.start, parts.end)
+
+    def none(other: Any, beyond: ColumnElement[bool]) -> ColumnElement[bool]:
+        return ~exists().where(
+            other.player_id == rank.player_id,
+            beyond,
+            period_totals.within(other.finished_at, parts.start, parts.end),
+        )
+
+    by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
+    where = [here, none(later, later.seq > rank.seq), none(earlier, earlier.seq < rank.seq)]
+    if values is not None:
+        where.append(_after(by, values[1:]))
+    ids = list(
+        session.scalars(
+            select(rank.player_id)
+            .where(*where)
+            .order_by(rank.rating.desc(), rank.name_key)
+            .limit(size + 1)
+        )
+    )
+    if len(ids) <= size:
+        return None
+    totals = _totals(parts, dialect, ids)
+    found = {row.player_id: row for row in _named(session, totals)}
+    return [found[player_id] for player_id in ids]
+
+
 def _bounded(
     session: DbSession,
     parts: Parts,
@@ -394,8 +438,8 @@ def _bounded(
     size: int,
     dialect: str,
 ) -> list[Any] | None:
-    """The page's rows ranked by most games or wins, from the players whose all-time total (a
-    bound on any range's) reaches the page; None when too many do.
+    """The page's rows ranked by most games, wins or points, from the players whose all-time
+    total (a bound on any range's) reaches the page; None when too many do.
 
     A sample first: the players with the highest all-time totals not above the cursor's, summed
     over the range. The page's last row in the sample holds a total `floor` that the page's last

@@ -200,3 +200,24 @@ def test_a_busy_range_ranked_by_rating_reads_a_page_not_every_player(
     assert len(page.items) == 2
     assert any("result_ranks" in statement for statement in statements)
     assert not any("row_number" in statement for statement in statements)
+
+
+def test_fewest_games_first_reads_the_players_of_one_game_in_order(
+    session, monkeypatch, count_queries
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    for day, names in enumerate(
+        (["Ann", "Bob"], ["Cat", "Dan"], ["Eve", "Fay"], ["Gus", "Hal"], ["Ann", "Ivy"]), 3
+    ):
+        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, 0, day)
+    span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
+    expected = in_order(expected_table(session, span.start, span.end), "games", False)
+    with count_queries() as statements:
+        first = standings.standings_page(session, span, sort="games", descending=False, size=3)
+    # Read from the players of one game alone, not from everyone's sums.
+    assert any("earlier" in statement for statement in statements)
+    found = pages_of(session, span, "games", False, 3)
+    assert [row.player_id for row in first.items] == [row.player_id for row in expected[:3]]
+    assert [row.player_id for row in found] == [row.player_id for row in expected]
+    assert [row.games for row in found] == [1] * 8 + [2]
+    assert [row.position for row in found] == list(range(1, 10))
