@@ -252,7 +252,19 @@ class PeriodTotal(Model):
     __tablename__ = "period_totals"
     __table_args__ = (
         Index("ix_period_totals_name", "period", "name_key"),
-        Index("ix_period_totals_player_id", "player_id"),
+        # A player's rows by period with their sums: a range's totals for a few players are read
+        # from this index alone.
+        Index(
+            "ix_period_totals_player",
+            "player_id",
+            "period",
+            "games",
+            "wins",
+            "points",
+            "hands_won",
+            "last_seq",
+            "rating",
+        ),
         Index("ix_period_totals_last_seq", "last_seq"),
     )
 
@@ -287,6 +299,45 @@ def _standings_index(column: str, descending: bool) -> Index:
 
 for _column, _descending in STANDINGS_ORDERS:
     _standings_index(_column, _descending)
+
+
+class ResultRank(Model):
+    """One stored result with its player's name key and their rating after it.
+
+    Derived from game_results and players, rewritten with them in the same transaction
+    (services.period_totals). A range of days ranked by rating or by name reads each player's
+    last result in the range from an index in that order, instead of summing every player's
+    totals in the range before the first row is known (services.standings_tables).
+    """
+
+    __tablename__ = "result_ranks"
+    __table_args__ = (
+        # A player's later results, for "is this their last result in the range".
+        Index("ix_result_ranks_player", "player_id", "seq", "finished_at"),
+        Index(
+            "ix_result_ranks_rating_asc", "rating", "name_key", "finished_at", "player_id", "seq"
+        ),
+        Index("ix_result_ranks_name", "name_key", "finished_at", "player_id", "seq"),
+    )
+
+    # A game's results share its seq: the game's rows are found by it.
+    seq: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    finished_at: Mapped[datetime]
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH * 3))
+    # mu − 3·sigma after the game.
+    rating: Mapped[float]
+
+
+# The best rated first, ties by name: an index of its own, as neither database reads one index in
+# a mixed order backwards.
+Index(
+    "ix_result_ranks_rating_desc",
+    ResultRank.__table__.c.rating.desc(),
+    *(ResultRank.__table__.c[name] for name in ("name_key", "finished_at", "player_id", "seq")),
+)
 
 
 class RatingClock(Model):

@@ -7,6 +7,9 @@ results: a game's results rewritten (its players' rows for the periods it finish
 after), ratings computed again from a game on (every row whose last game is at or after it), a
 player merged or renamed, or everything derived again. `rebuild` derives every row from scratch,
 and is what the others must always agree with.
+
+Each result is also kept with its player's name key and rating (result_ranks), kept in step by
+the same calls: a range of days that is no kept period is ranked by rating or name from it.
 """
 
 from __future__ import annotations
@@ -29,11 +32,11 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.orm import aliased
+from sqlalchemy.orm import InstrumentedAttribute, aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..database import DbSession
-from ..models import GameResult, PeriodTotal, Player
+from ..models import GameResult, PeriodTotal, Player, ResultRank
 from ..scoring import periods
 
 # The result a row's rating is read from. Made once: an alias proxies every column of the table,
@@ -48,6 +51,8 @@ def rebuild(session: DbSession) -> None:
     session.execute(delete(PeriodTotal))
     for kind in periods.KINDS:
         _fill(session, kind)
+    session.execute(delete(ResultRank))
+    _fill_ranks(session)
 
 
 def games_changed(
@@ -68,6 +73,15 @@ def games_changed(
         spans = [periods.bounds(key) for key in keys if periods.kind(key) == kind]
         if spans:
             _fill(session, kind, ids, spans)
+    # The players' results in the months of `moments`: the game's own, as they now stand.
+    months = [periods.bounds(key) for key in keys if periods.kind(key) == "month"]
+    session.execute(
+        delete(ResultRank).where(
+            ResultRank.player_id.in_(ids),
+            or_(*(within(ResultRank.finished_at, start, end) for start, end in months)),
+        )
+    )
+    _fill_ranks(session, ids, months)
 
 
 def players_changed(session: DbSession, player_ids: Collection[int]) -> None:
@@ -78,6 +92,8 @@ def players_changed(session: DbSession, player_ids: Collection[int]) -> None:
     session.execute(delete(PeriodTotal).where(PeriodTotal.player_id.in_(ids)))
     for kind in periods.KINDS:
         _fill(session, kind, ids)
+    session.execute(delete(ResultRank).where(ResultRank.player_id.in_(ids)))
+    _fill_ranks(session, ids)
 
 
 def rerated_from(session: DbSession, start: int) -> None:
@@ -98,6 +114,16 @@ def rerated_from(session: DbSession, start: int) -> None:
         )
         .execution_options(synchronize_session=False)
     )
+    session.execute(
+        update(ResultRank)
+        .where(
+            ResultRank.seq >= start,
+            GameResult.player_id == ResultRank.player_id,
+            GameResult.seq == ResultRank.seq,
+        )
+        .values(rating=GameResult.mu - 3 * GameResult.sigma)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def renamed(session: DbSession, player_id: int, name_key: str) -> None:
@@ -105,6 +131,12 @@ def renamed(session: DbSession, player_id: int, name_key: str) -> None:
     session.execute(
         update(PeriodTotal)
         .where(PeriodTotal.player_id == player_id)
+        .values(name_key=name_key)
+        .execution_options(synchronize_session=False)
+    )
+    session.execute(
+        update(ResultRank)
+        .where(ResultRank.player_id == player_id)
         .values(name_key=name_key)
         .execution_options(synchronize_session=False)
     )
@@ -193,11 +225,42 @@ def _fill(
     session.execute(insert(PeriodTotal).from_select(columns, rows))
 
 
+def _fill_ranks(
+    session: DbSession,
+    player_ids: list[int] | None = None,
+    spans: list[tuple[datetime | None, datetime | None]] | None = None,
+) -> None:
+    """Insert each result's rank row (of `player_ids` only, within `spans` only, when given)."""
+    result = GameResult
+    rows = select(
+        result.seq,
+        result.player_id,
+        result.finished_at,
+        Player.name_key,
+        result.mu - 3 * result.sigma,
+    ).join(Player, Player.id == result.player_id)
+    if player_ids is not None:
+        rows = rows.where(result.player_id.in_(player_ids))
+    if spans:
+        rows = rows.where(or_(*(finished_within(start, end) for start, end in spans)))
+    columns = ["seq", "player_id", "finished_at", "name_key", "rating"]
+    session.execute(insert(ResultRank).from_select(columns, rows))
+
+
 def finished_within(start: datetime | None, end: datetime | None) -> ColumnElement[bool]:
     """Results of games finished from `start` up to `end` (either open when None)."""
+    return within(GameResult.finished_at, start, end)
+
+
+def within(
+    column: ColumnElement[datetime] | InstrumentedAttribute[datetime],
+    start: datetime | None,
+    end: datetime | None,
+) -> ColumnElement[bool]:
+    """Values of `column` from `start` up to `end` (either open when None)."""
     conditions = []
     if start is not None:
-        conditions.append(GameResult.finished_at >= start)
+        conditions.append(column >= start)
     if end is not None:
-        conditions.append(GameResult.finished_at < end)
+        conditions.append(column < end)
     return and_(*conditions) if conditions else true()

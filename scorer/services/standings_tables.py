@@ -3,10 +3,15 @@
 All time, a calendar year and a calendar month are kept as rows per player (period_totals, one
 index per order): a page is read from the index of its order after the last row shown and
 numbered on from its place, so it costs about the same with ten players or a hundred thousand; a
-search reads on until it has found a page, then numbers the rows up to the last one found. Other
-ranges of days are summed from the kept years and months they hold whole and the results at their
-edges, and a league's table from its own games' results: summed, sorted and ranked in one
-statement, they cost in proportion to the rows summed.
+search reads on until it has found a page, then numbers the rows up to the last one found.
+
+Other ranges of days are summed from the kept years and months they hold whole and the results at
+their edges. A busy range ranked by rating or by name reads each player's last result in the range
+from an index in that order (result_ranks) and sums the page's players alone; ranked by most games,
+wins or points, it sums only the players whose all-time total can reach the page; by fewest games,
+the players with one game in the range come first, read the same way as by rating. Any other
+order, a search, a quiet range and a league's table (summed from its own games' results) sum every
+player in one statement: they cost in proportion to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -19,11 +24,15 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import (
+    ARRAY,
+    CompoundSelect,
     Float,
+    Integer,
     Select,
     and_,
     case,
     cast,
+    exists,
     func,
     literal,
     not_,
@@ -31,11 +40,13 @@ from sqlalchemy import (
     select,
     union_all,
 )
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.sql.expression import FromClause
 
 from ..database import DbSession
-from ..models import Fixture, GameResult, PeriodTotal, Player, Season
+from ..models import Fixture, GameResult, PeriodTotal, Player, ResultRank, Season
 from ..scoring import periods
 from . import pages, period_totals
 
@@ -86,6 +97,10 @@ class Parts:
     league_id: int | None = None
     # A league's table rates each player as of this moment, counting every game.
     rated_before: datetime | None = None
+    # The range [start, end) itself (not a league's): a player's last result in it is the row
+    # the table is ranked by when ranked by rating or by name.
+    start: datetime | None = None
+    end: datetime | None = None
 
 
 def source(
@@ -110,7 +125,9 @@ def source(
     if start >= end:
         return None
     laid = periods.layout(start, end)
-    return laid.single_key if laid.single_key is not None else Parts(laid.keys, laid.edges)
+    if laid.single_key is not None:
+        return laid.single_key
+    return Parts(laid.keys, laid.edges, start=start, end=end)
 
 
 # A kept period.
@@ -240,6 +257,18 @@ def _until(order: list[tuple[Any, bool]], values: list) -> ColumnElement[bool]:
 
 # Summed from parts.
 
+# A range holding fewer results than this is summed whatever its order: reading every player's
+# totals in it is then cheaper than walking an index in the order asked for.
+BUSY_RANGE = 5_000
+# Orders a range of days is read in from each player's last result in it (result_ranks).
+_RANKED = ("rating", "name_key")
+# Columns no range holds more of than all time does, as no game counts less than nothing (the
+# rules refuse a negative count): a busy range ranked by most of one sums only the players whose
+# all-time total could reach its page.
+_BOUNDED = ("games", "wins", "points")
+# The players a bounded page may sum; past this many, every player's totals are summed instead.
+BOUNDED_PLAYERS = 20_000
+
 
 def summed_page(
     session: DbSession,
@@ -250,128 +279,389 @@ def summed_page(
     cursor: str | None,
     size: int,
 ) -> pages.Page[Found]:
-    """A page of a table summed from `parts`, ranked in the database, after the place in
-    `cursor`."""
-    table = _summed(parts, sort, descending)
-    read = select(table).order_by(table.c.position).limit(size + 1)
-    if search:
-        read = read.where(_contains(table.c.name_key, search))
-    if cursor:
-        (last,) = pages.decode("standings", cursor, (int,))
-        read = read.where(table.c.position > last)
-    page = read.subquery("page")
-    rows = session.execute(
-        select(page, Player.name)
-        .join(Player, Player.id == page.c.player_id)
-        .order_by(page.c.position)
-    ).all()
-    shown = rows[:size]
-    after = pages.encode("standings", [shown[-1].position]) if len(rows) > size else None
-    return pages.Page([_found(row, row.position) for row in shown], after)
+    """A page of a table summed from `parts`, after the row in `cursor`, each row at its place in
+    the whole table.
 
-
-def _summed(parts: Parts, sort: str, descending: bool):
-    """Every row of the table, with its place in the order asked for."""
-    kept, result = PeriodTotal, GameResult
-    pieces: list[Select] = []
-    if parts.keys:
-        pieces.append(
-            select(
-                kept.player_id.label("player_id"),
-                kept.name_key.label("name_key"),
-                kept.games.label("games"),
-                kept.wins.label("wins"),
-                kept.points.label("points"),
-                kept.hands_won.label("hands_won"),
-                kept.last_seq.label("last"),
-                kept.mu.label("mu"),
-                kept.sigma.label("sigma"),
-                kept.change.label("change"),
-            ).where(kept.period.in_(parts.keys))
-        )
-    if parts.edges:
-        # Each result is a piece of its own, with the rating after its game.
-        edges = (
-            select(
-                result.player_id.label("player_id"),
-                Player.name_key.label("name_key"),
-                literal(1).label("games"),
-                case((result.won, 1), else_=0).label("wins"),
-                result.points_won.label("points"),
-                result.hands_won.label("hands_won"),
-                result.seq.label("last"),
-                result.mu.label("mu"),
-                result.sigma.label("sigma"),
-                result.change.label("change"),
-            )
-            .join(Player, Player.id == result.player_id)
-            .where(or_(*(period_totals.finished_within(start, end) for start, end in parts.edges)))
-        )
-        if parts.league_id is not None:
-            edges = edges.where(result.game_id.in_(_league_games(parts.league_id)))
-        pieces.append(edges)
-    every = (pieces[0] if len(pieces) == 1 else union_all(*pieces)).cte("pieces")
-    every = every.prefix_with("MATERIALIZED")
-    totals = (
-        select(
-            every.c.player_id,
-            func.max(every.c.name_key).label("name_key"),
-            func.sum(every.c.games).label("games"),
-            func.sum(every.c.wins).label("wins"),
-            func.sum(every.c.points).label("points"),
-            func.sum(every.c.hands_won).label("hands_won"),
-            func.max(every.c.last).label("last"),
-        )
-        .group_by(every.c.player_id)
-        .subquery("totals")
+    Ranked by rating or by name, a busy range of days is read from each player's last result in
+    it, in that order (result_ranks), and only the page's players are summed. Ranked by most
+    games, wins or points, only the players whose all-time total can reach the page are summed
+    (_bounded); by fewest games, the players with one game in the range come first (_one_game).
+    Otherwise every player's totals are summed: a page keeps the first `size` rows
+    after the cursor's row, and a search numbers the whole table to give each row found its place.
+    """
+    order = _summed_order(sort, descending)
+    # The cursor names its order, and holds the last row shown with its place.
+    kind = "standings-summed-" + "-".join(
+        f"{name}-{'desc' if down else 'asc'}" for name, down in order
     )
-    rated: FromClause
-    if parts.league_id is None:
-        # The rating after the player's last game of the range: the last piece's.
-        rated = every.alias("rated")
-        rated_here = and_(rated.c.player_id == totals.c.player_id, rated.c.last == totals.c.last)
-        mu, sigma, change = rated.c.mu, rated.c.sigma, rated.c.change
-    else:
-        # A league's table counts its own games but rates by every game before its end.
-        latest = select(func.max(result.seq)).where(result.player_id == totals.c.player_id)
-        if parts.rated_before is not None:
-            latest = latest.where(result.finished_at < parts.rated_before)
-        rated = _RATED_RESULT
-        rated_here = and_(
-            rated.c.player_id == totals.c.player_id,
-            rated.c.seq == latest.correlate(totals).scalar_subquery(),
+    base, values = 0, None
+    if cursor:
+        base, *values = pages.decode(
+            kind, cursor, [int, *(_CURSOR_TYPES[name] for name, _ in order)]
         )
-        mu, sigma, change = rated.c.mu, rated.c.sigma, rated.c.change
-    rating = mu - 3 * sigma
-    column = {
-        "name": totals.c.name_key,
+    dialect = session.get_bind().dialect.name
+    rows: list[Any] | None = None
+    if not search and parts.league_id is None:
+        ranked = all(name in _RANKED for name, _ in order)
+        bounded = order[0][0] in _BOUNDED and order[0][1]
+        fewest = order[0] == ("games", False)
+        if (ranked or bounded or fewest) and _busy(session, parts):
+            if ranked:
+                rows = _ranked(session, parts, order, values, size)
+            elif bounded:
+                rows = _bounded(session, parts, order, values, size, dialect)
+            else:
+                rows = _one_game(session, parts, values, size, dialect)
+    if rows is None:
+        rows = _totalled(session, parts, order, values, search, base, size)
+    shown = rows[:size]
+    positions = (
+        [row.position for row in shown] if search else list(range(base + 1, base + len(shown) + 1))
+    )
+    after = None
+    if len(rows) > size:
+        last = shown[-1]
+        after = pages.encode(kind, [positions[-1], *(_value(last, name) for name, _ in order)])
+    return pages.Page(
+        [_found(row, position) for row, position in zip(shown, positions, strict=True)], after
+    )
+
+
+def _summed_order(sort: str, descending: bool) -> list[tuple[str, bool]]:
+    """(column, descending) of a summed table to sort by: the column, then the better rated,
+    then the name's key (unique, so no two rows tie)."""
+    if sort == "name":
+        return [("name_key", descending)]
+    if sort not in ("games", "wins", "win_rate", "points"):
+        return [("rating", descending), ("name_key", False)]
+    return [(sort, descending), ("rating", True), ("name_key", False)]
+
+
+def _value(row: Any, name: str) -> object:
+    """A row's value in the column `name`, as the database compares it: a win rate is the same
+    division of two whole numbers, rounded the same way."""
+    if name == "win_rate":
+        return int(row.wins) / int(row.games)
+    return _CURSOR_TYPES[name](getattr(row, name))
+
+
+def _busy(session: DbSession, parts: Parts) -> bool:
+    """Whether the range holds at least BUSY_RANGE results: counted up to that many only."""
+    held = (
+        select(GameResult.id)
+        .where(period_totals.finished_within(parts.start, parts.end))
+        .limit(BUSY_RANGE)
+        .subquery("held")
+    )
+    return (session.scalar(select(func.count()).select_from(held)) or 0) >= BUSY_RANGE
+
+
+def _ranked(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+) -> list[Any]:
+    """The page's rows ranked by rating or by name: each player's last result in the range, read
+    from the index in that order, then the totals of the page's players alone."""
+    rank, later = ResultRank, aliased(ResultRank, name="later")
+    columns: dict[str, Any] = {"rating": rank.rating, "name_key": rank.name_key}
+    by = [(columns[name], down) for name, down in order]
+    # A later result of the player's in the range would be their last, not this one.
+    last_here = ~exists().where(
+        later.player_id == rank.player_id,
+        later.seq > rank.seq,
+        period_totals.within(later.finished_at, parts.start, parts.end),
+    )
+    where = [period_totals.within(rank.finished_at, parts.start, parts.end), last_here]
+    if values is not None:
+        where.append(_after(by, values))
+    ids = list(
+        session.scalars(
+            select(rank.player_id)
+            .where(*where)
+            .order_by(*(column.desc() if down else column.asc() for column, down in by))
+            .limit(size + 1)
+        )
+    )
+    if not ids:
+        return []
+    totals = _totals(parts, session.get_bind().dialect.name, ids)
+    found = {row.player_id: row for row in _named(session, totals)}
+    return [found[player_id] for player_id in ids]
+
+
+def _one_game(
+    session: DbSession, parts: Parts, values: list | None, size: int, dialect: str
+) -> list[Any] | None:
+    """The page's rows ranked by fewest games, while they are players with one game in the range:
+    nobody has fewer, so they come first, the better rated first, read from the index in that
+    order. None when the page reaches players with more games."""
+    if values is not None and values[0] != 1:
+        return None
+    rank = ResultRank
+    later, earlier = aliased(ResultRank, name="later"), aliased(ResultRank, name="earlier")
+    here = period_totals.within(rank.finished_at, parts.start, parts.end)
+
+    def none(other: Any, beyond: ColumnElement[bool]) -> ColumnElement[bool]:
+        return ~exists().where(
+            other.player_id == rank.player_id,
+            beyond,
+            period_totals.within(other.finished_at, parts.start, parts.end),
+        )
+
+    by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
+    where = [here, none(later, later.seq > rank.seq), none(earlier, earlier.seq < rank.seq)]
+    if values is not None:
+        where.append(_after(by, values[1:]))
+    ids = list(
+        session.scalars(
+            select(rank.player_id)
+            .where(*where)
+            .order_by(rank.rating.desc(), rank.name_key)
+            .limit(size + 1)
+        )
+    )
+    if len(ids) <= size:
+        return None
+    totals = _totals(parts, dialect, ids)
+    found = {row.player_id: row for row in _named(session, totals)}
+    return [found[player_id] for player_id in ids]
+
+
+def _bounded(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+    dialect: str,
+) -> list[Any] | None:
+    """The page's rows ranked by most games, wins or points, from the players whose all-time
+    total (a bound on any range's) reaches the page; None when too many do.
+
+    A sample first: the players with the highest all-time totals not above the cursor's, summed
+    over the range. The page's last row in the sample holds a total `floor` that the page's last
+    row in the whole table cannot be below, as the sample is part of the table; so every row of
+    the page is a player whose all-time total is at least `floor`, and only those are summed.
+    """
+    name = order[0][0]
+    kept = PeriodTotal
+    bound = getattr(kept, name)
+    sample = select(kept.player_id).where(kept.period == periods.ALL_TIME)
+    if values is not None:
+        sample = sample.where(bound <= values[0])
+    sample = sample.order_by(bound.desc(), kept.rating.desc(), kept.name_key).limit(4 * (size + 1))
+    totals = _totals(parts, dialect, sample)
+    columns = _columns(totals)
+    by = [(columns[key], down) for key, down in order]
+    read = select(columns[name]).order_by(*(c.desc() if down else c for c, down in by))
+    if values is not None:
+        read = read.where(_after(by, values))
+    floor = session.scalar(read.offset(size).limit(1))
+    if floor is None:
+        return None
+    reaching = select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= floor)
+    many = select(func.count()).select_from(reaching.limit(BOUNDED_PLAYERS + 1).subquery())
+    if (session.scalar(many) or 0) > BOUNDED_PLAYERS:
+        return None
+    # Read once, with the names' keys their all-time rows hold.
+    named = (
+        reaching.add_columns(kept.name_key.label("name_key"))
+        .cte("reaching")
+        .prefix_with("MATERIALIZED")
+    )
+    totals = _totals(parts, dialect, select(named.c.player_id), named)
+    columns = _columns(totals)
+    by = [(columns[key], down) for key, down in order]
+    read = select(totals).order_by(*(c.desc() if down else c for c, down in by))
+    if values is not None:
+        read = read.where(_after(by, values))
+    page = read.limit(size + 1).subquery("page")
+    again = _columns(page)
+    return _named(session, page, [again[key].desc() if down else again[key] for key, down in order])
+
+
+def _totalled(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    search: str,
+    base: int,
+    size: int,
+) -> list[Any]:
+    """The page's rows of every player's totals: the first `size` after the cursor's row, or the
+    rows a search finds, each numbered in the whole table."""
+    totals = _totals(parts, session.get_bind().dialect.name)
+    columns = _columns(totals)
+    by = [(columns[name], down) for name, down in order]
+    read: Select
+    if search:
+        numbered = select(
+            totals,
+            func.row_number()
+            .over(order_by=[column.desc() if down else column.asc() for column, down in by])
+            .label("position"),
+        ).subquery("numbered")
+        read = select(numbered).where(
+            _contains(numbered.c.name_key, search), numbered.c.position > base
+        )
+        read = read.order_by(numbered.c.position)
+    else:
+        read = select(totals).order_by(*(column.desc() if down else column for column, down in by))
+        if values is not None:
+            read = read.where(_after(by, values))
+    page = read.limit(size + 1).subquery("page")
+    again = _columns(page)
+    return _named(
+        session,
+        page,
+        [page.c.position]
+        if search
+        else [again[name].desc() if down else again[name] for name, down in order],
+    )
+
+
+def _columns(totals: FromClause) -> dict[str, ColumnElement[Any]]:
+    """The columns of summed totals a table sorts by."""
+    return {
+        "name_key": totals.c.name_key,
         "games": totals.c.games,
         "wins": totals.c.wins,
         "win_rate": cast(totals.c.wins, Float) / totals.c.games,
         "points": totals.c.points,
-        "rating": rating,
-    }.get(sort, rating)
-    order = [
-        column.desc() if descending else column.asc(),
-        rating.desc(),
-        totals.c.name_key,
+        "rating": totals.c.rating,
+    }
+
+
+def _named(
+    session: DbSession, totals: FromClause, ordered: list[ColumnElement[Any]] | None = None
+) -> list[Any]:
+    """The rows of `totals` with each player's name, and the mu, sigma and change of the result
+    their rating is read from."""
+    rated = _RATED_RESULT
+    read = (
+        select(totals, Player.name, rated.c.mu, rated.c.sigma, rated.c.change)
+        .join(Player, Player.id == totals.c.player_id)
+        .join(rated, and_(rated.c.player_id == totals.c.player_id, rated.c.seq == totals.c.last))
+    )
+    return list(session.execute(read.order_by(*ordered) if ordered else read).all())
+
+
+def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | CompoundSelect:
+    """What each player's totals are summed from: their rows of the whole kept periods, and each
+    result at the edges (of `player_ids` alone, when given), with the seq of its last game and
+    the rating after it. One statement per edge: a single range of finishes, which both
+    databases read from a player's results in the index of their totals."""
+    kept, result = PeriodTotal, GameResult
+    pieces: list[Select] = []
+    if parts.keys:
+        rows = select(
+            kept.player_id.label("player_id"),
+            kept.games.label("games"),
+            kept.wins.label("wins"),
+            kept.points.label("points"),
+            kept.hands_won.label("hands_won"),
+            kept.last_seq.label("last"),
+            kept.rating.label("rating"),
+        ).where(kept.period.in_(parts.keys))
+        if player_ids is not None:
+            rows = rows.where(kept.player_id.in_(player_ids))
+        pieces.append(rows)
+    for start, end in parts.edges:
+        edge = select(
+            result.player_id.label("player_id"),
+            literal(1).label("games"),
+            case((result.won, 1), else_=0).label("wins"),
+            result.points_won.label("points"),
+            result.hands_won.label("hands_won"),
+            result.seq.label("last"),
+            (result.mu - 3 * result.sigma).label("rating"),
+        ).where(period_totals.finished_within(start, end))
+        if parts.league_id is not None:
+            edge = edge.where(result.game_id.in_(_league_games(parts.league_id)))
+        if player_ids is not None:
+            edge = edge.where(result.player_id.in_(player_ids))
+        pieces.append(edge)
+    return pieces[0] if len(pieces) == 1 else union_all(*pieces)
+
+
+def _totals(
+    parts: Parts,
+    dialect: str,
+    player_ids: list[int] | Any | None = None,
+    names: FromClause | None = None,
+) -> FromClause:
+    """Each player's totals (of `player_ids` alone, when given): games, wins, points, hands won,
+    the rating and the seq of the result it is read from, and the name's key (from `names`, a
+    player_id and name_key of each player, when given; else from players)."""
+    every = _pieces(parts, player_ids).subquery("pieces")
+    sums = [
+        func.sum(every.c.games).label("games"),
+        func.sum(every.c.wins).label("wins"),
+        func.sum(every.c.points).label("points"),
+        func.sum(every.c.hands_won).label("hands_won"),
     ]
+    named = [Player.name_key, Player.id] if names is None else [names.c.name_key, names.c.player_id]
+    source = Player if names is None else names
+    if parts.league_id is not None:
+        # A league's table counts its own games but rates by every game before its end.
+        totals = select(every.c.player_id, *sums).group_by(every.c.player_id).subquery("league")
+        result, rated = GameResult, _RATED_RESULT
+        latest = select(func.max(result.seq)).where(result.player_id == totals.c.player_id)
+        if parts.rated_before is not None:
+            latest = latest.where(result.finished_at < parts.rated_before)
+        return (
+            select(
+                totals,
+                named[0],
+                (rated.c.mu - 3 * rated.c.sigma).label("rating"),
+                rated.c.seq.label("last"),
+            )
+            .join(source, named[1] == totals.c.player_id)
+            .join(
+                rated,
+                and_(
+                    rated.c.player_id == totals.c.player_id,
+                    rated.c.seq == latest.correlate(totals).scalar_subquery(),
+                ),
+            )
+            .subquery("totals")
+        )
+    grouped: FromClause
+    rating: ColumnElement[Any]
+    last: ColumnElement[Any]
+    if dialect != "postgresql":
+        # The rating after the player's last game of the range, in the same pass as the sums:
+        # SQLite gives a group's other columns from the row holding its one max().
+        grouped = (
+            select(every.c.player_id, *sums, every.c.rating, func.max(every.c.last).label("last"))
+            .group_by(every.c.player_id)
+            .subquery("grouped")
+        )
+        rating, last = grouped.c.rating, grouped.c.last
+    else:
+        # PostgreSQL: the greatest [seq, rating] pair of the player's pieces.
+        pair = func.max(
+            postgresql.array([cast(every.c.last, Float), every.c.rating]), type_=ARRAY(Float)
+        ).label("latest")
+        grouped = (
+            select(every.c.player_id, *sums, pair).group_by(every.c.player_id).subquery("grouped")
+        )
+        rating, last = grouped.c.latest[2], cast(grouped.c.latest[1], Integer)
+    # The name's key after the sums: one look-up a player, not one a piece.
     return (
         select(
-            totals.c.player_id,
-            totals.c.name_key,
-            totals.c.games,
-            totals.c.wins,
-            totals.c.points,
-            totals.c.hands_won,
-            mu.label("mu"),
-            sigma.label("sigma"),
-            change.label("change"),
-            func.row_number().over(order_by=order).label("position"),
+            grouped.c.player_id,
+            named[0],
+            *(grouped.c[name] for name in ("games", "wins", "points", "hands_won")),
+            rating.label("rating"),
+            last.label("last"),
         )
-        .select_from(totals)
-        .join(rated, rated_here)
-        .subquery("standings")
+        .join(source, named[1] == grouped.c.player_id)
+        .subquery("totals")
     )
 
 

@@ -585,6 +585,7 @@ LEFT_OUT: dict[str, str] = {
     "game_results": "derived from the hands; import_all rebuilds them (results.rebuild_all)",
     "rating_clock": "derived: the last rating sequence number, set again by rebuild_all",
     "period_totals": "derived from the results; import_all derives them again with the results",
+    "result_ranks": "derived from the results; import_all derives them again with the results",
     "users": "server accounts, not score data: a restore goes into a server whose owner already"
     " exists or is added after",
     "api_tokens": "secrets of the server's accounts (see users), never to be copied around",

@@ -17,7 +17,7 @@ from factories import entry, make_game, record
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.models import GameResult, PeriodTotal, Player
+from scorer.models import GameResult, PeriodTotal, Player, ResultRank
 from scorer.scoring import Rejected, periods
 from scorer.services import cleanup, games, hands, period_totals, results, roster, standings
 
@@ -81,12 +81,37 @@ def from_scratch(session) -> dict[tuple[int, int], tuple]:
     }
 
 
+def ranks(session) -> dict[tuple[int, int], tuple]:
+    """Each result's rank row as stored: (seq, player) to its finish, name key and rating."""
+    return {
+        (row.seq, row.player_id): (row.finished_at, row.name_key, row.rating)
+        for row in session.scalars(sa.select(ResultRank))
+    }
+
+
+def ranks_from_scratch(session) -> dict[tuple[int, int], tuple]:
+    names = dict(session.execute(sa.select(Player.id, Player.name_key)).all())
+    return {
+        (result.seq, result.player_id): (
+            result.finished_at,
+            names[result.player_id],
+            result.mu - 3 * result.sigma,
+        )
+        for result in session.scalars(sa.select(GameResult))
+    }
+
+
 def assert_up_to_date(session) -> None:
     found, expected = kept(session), from_scratch(session)
     assert found.keys() == expected.keys()
     for key, (name_key, *numbers) in expected.items():
         assert found[key][0] == name_key, key
         assert list(found[key][1:]) == pytest.approx(numbers, rel=1e-12), key
+    ranked, results = ranks(session), ranks_from_scratch(session)
+    assert ranked.keys() == results.keys()
+    for key, (finished_at, name_key, rating) in results.items():
+        assert ranked[key][:2] == (finished_at, name_key), key
+        assert ranked[key][2] == pytest.approx(rating, rel=1e-12, abs=1e-12), key
 
 
 class Clock:
@@ -167,10 +192,11 @@ def test_every_change_to_results_leaves_no_stale_total(session, clock):
 def test_a_rebuild_derives_the_same_rows(session, clock):
     play(session, clock, MOMENTS[0], ["Ann", "Bob", "Cat"])
     play(session, clock, MOMENTS[3], ["Ann", "Cat"], winner=1)
-    before = kept(session)
+    before, ranked = kept(session), ranks(session)
     period_totals.rebuild(session)
     session.commit()
     assert kept(session) == before
+    assert ranks(session) == ranked and ranked
     results.rebuild_all(session)
     assert kept(session).keys() == before.keys()
     assert_up_to_date(session)

@@ -1,0 +1,223 @@
+"""A range of days that is no kept period gives the table summed straight from its results.
+
+Seeded games over three years (ties on every column included: pairs who play the same games get
+the same ratings) are ranked for ranges across years, months and their edges, in every order,
+both ways, page by page and searched, along both of the ways a range is read: each player's last
+result in an index of the order (a busy range ranked by rating or name), and every player's totals
+summed. Each answer is compared with the table worked out here from the stored results alone.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timedelta
+from typing import NamedTuple
+
+import pytest
+import sqlalchemy as sa
+from factories import make_game, record
+
+from scorer.models import GameResult, Player
+from scorer.services import games, standings, standings_tables
+
+FIRST = datetime(2024, 11, 3, 20, 0)
+DAYS = 800
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
+
+
+class Expected(NamedTuple):
+    player_id: int
+    name: str
+    name_key: str
+    games: int
+    wins: int
+    points: int
+    hands_won: int
+    rating: float
+    change: float
+
+
+def expected_table(session, start: datetime | None, end: datetime | None) -> list[Expected]:
+    """Every player with a result in [start, end): sums, and the rating and change after their
+    last game there by seq, straight from game_results."""
+    players = {
+        row.id: row for row in session.execute(sa.select(Player.id, Player.name, Player.name_key))
+    }
+    found: dict[int, list] = {}
+    for result in session.scalars(sa.select(GameResult).order_by(GameResult.seq)):
+        if (start and result.finished_at < start) or (end and result.finished_at >= end):
+            continue
+        total = found.setdefault(result.player_id, [0, 0, 0, 0, None])
+        total[0] += 1
+        total[1] += int(result.won)
+        total[2] += result.points_won
+        total[3] += result.hands_won
+        total[4] = result
+    return [
+        Expected(
+            player_id,
+            players[player_id].name,
+            players[player_id].name_key,
+            games_played,
+            wins,
+            points,
+            hands_won,
+            last.mu - 3 * last.sigma,
+            last.change,
+        )
+        for player_id, (games_played, wins, points, hands_won, last) in found.items()
+    ]
+
+
+def in_order(rows: list[Expected], sort: str, descending: bool) -> list[Expected]:
+    """The database's order: the column, then the better rated, then the name's key."""
+    by_name = sorted(rows, key=lambda row: row.name_key)
+    if sort == "name":
+        return by_name[::-1] if descending else by_name
+    by_rating = sorted(by_name, key=lambda row: row.rating, reverse=True)
+    if sort == "rating":
+        return sorted(by_name, key=lambda row: row.rating, reverse=descending)
+    column = {
+        "games": lambda row: row.games,
+        "wins": lambda row: row.wins,
+        "win_rate": lambda row: row.wins / row.games,
+        "points": lambda row: row.points,
+    }[sort]
+    return sorted(by_rating, key=column, reverse=descending)
+
+
+@pytest.fixture
+def seasons(session, monkeypatch):
+    """About sixty games over two years and more, at seeded moments, some at a month's or a
+    year's very edge; pairs that play the same games in the same order tie on everything but
+    their names."""
+    rng = random.Random(7)
+    moments = sorted(FIRST + timedelta(minutes=rng.randrange(DAYS * 24 * 60)) for _ in range(50))
+    moments += [datetime(2025, 12, 31, 23, 59, 59), datetime(2026, 1, 1), datetime(2025, 3, 1)]
+    for moment in moments:
+        seated = rng.sample(NAMES, rng.randint(2, 4))
+        winner = rng.randrange(len(seated))
+        play(session, monkeypatch, moment, seated, winner, rng.randint(1, 40))
+    # Twins: the same two games, side by side, twice over.
+    for moment in (datetime(2025, 6, 10, 12, 0), datetime(2026, 2, 2, 9, 0)):
+        play(session, monkeypatch, moment, ["Zed One", "Zed Two"], 0, 25)
+        play(session, monkeypatch, moment, ["Zed Three", "Zed Four"], 0, 25)
+
+
+def play(session, monkeypatch, moment: datetime, names: list[str], winner: int, left: int) -> None:
+    monkeypatch.setattr(games, "utcnow", lambda: moment)
+    game = make_game(session, names, target=50)
+    record(session, game, winner, {seat: 50 + left for seat in range(len(names)) if seat != winner})
+
+
+RANGES = [
+    (date(2024, 11, 20), date(2026, 3, 9)),  # edges, whole months, a whole year
+    (date(2025, 1, 1), date(2025, 12, 30)),  # a year but its last day
+    (date(2025, 2, 15), date(2025, 3, 1)),  # a game on the last day
+    (date(2025, 12, 31), date(2026, 1, 1)),  # the year's last and first days
+    (None, date(2025, 7, 4)),  # from the first game
+    (date(2025, 9, 9), None),  # to the last game
+    (date(2030, 1, 1), date(2030, 2, 2)),  # nobody
+]
+SEARCHES = ["a", "zed", "q"]
+
+
+@pytest.fixture(params=["ranked", "summed"])
+def way(request, monkeypatch) -> str:
+    """Which way a range is read: every range counts as busy (ranked by rating and name from
+    each player's last result in it), or none does (every player summed)."""
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1 if request.param == "ranked" else 10**9)
+    return request.param
+
+
+def pages_of(session, span, sort: str, descending: bool, size: int, search: str = ""):
+    found, cursor = [], None
+    while True:
+        page = standings.standings_page(
+            session, span, sort=sort, descending=descending, search=search, cursor=cursor, size=size
+        )
+        assert len(page.items) <= size
+        found += page.items
+        if page.next is None:
+            return found
+        assert len(page.items) == size
+        # A cursor that does not move on would page for ever.
+        assert len(found) <= len(NAMES) + 4, "paged past every player"
+        cursor = page.next
+
+
+def test_every_order_page_and_search_is_the_table_of_the_results(session, seasons, way):
+    assert session.scalar(sa.select(sa.func.count()).select_from(GameResult)) > 100
+    for first, last in RANGES:
+        span = standings.period("custom", first, last)
+        table = expected_table(session, span.start, span.end)
+        for sort in standings.SORTS:
+            for descending in (True, False):
+                expected = in_order(table, sort, descending)
+                for size in (4, 50):
+                    found = pages_of(session, span, sort, descending, size)
+                    where = (first, last, sort, descending, size)
+                    assert [row.player_id for row in found] == [
+                        row.player_id for row in expected
+                    ], where
+                    assert [row.position for row in found] == list(range(1, len(expected) + 1)), (
+                        where
+                    )
+                    for row, want in zip(found, expected, strict=True):
+                        assert (row.name, row.games, row.wins, row.points, row.hands_won) == (
+                            want.name,
+                            want.games,
+                            want.wins,
+                            want.points,
+                            want.hands_won,
+                        ), where
+                        assert row.rating == pytest.approx(want.rating, rel=1e-12, abs=1e-12)
+                        assert row.change == pytest.approx(want.change, rel=1e-12, abs=1e-12)
+                for search in SEARCHES:
+                    places = {row.player_id: place for place, row in enumerate(expected, 1)}
+                    wanted = [row.player_id for row in expected if search in row.name_key]
+                    found = pages_of(session, span, sort, descending, 3, search)
+                    assert [row.player_id for row in found] == wanted, (first, last, search)
+                    assert [row.position for row in found] == [places[i] for i in wanted]
+
+
+def test_the_ties_go_to_the_better_rated_then_the_name(session, seasons, way):
+    span = standings.period("custom", date(2025, 6, 1), date(2026, 2, 28))
+    twins = [
+        row.name for row in pages_of(session, span, "points", True, 4) if row.name.startswith("Zed")
+    ]
+    # The winners tie on everything but their names, and so do the losers.
+    assert twins == ["Zed One", "Zed Three", "Zed Four", "Zed Two"]
+
+
+def test_a_busy_range_ranked_by_rating_reads_a_page_not_every_player(
+    session, seasons, monkeypatch, count_queries
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
+    with count_queries() as statements:
+        page = standings.standings_page(session, span, size=2)
+    assert len(page.items) == 2
+    assert any("result_ranks" in statement for statement in statements)
+    assert not any("row_number" in statement for statement in statements)
+
+
+def test_fewest_games_first_reads_the_players_of_one_game_in_order(
+    session, monkeypatch, count_queries
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    for day, names in enumerate(
+        (["Ann", "Bob"], ["Cat", "Dan"], ["Eve", "Fay"], ["Gus", "Hal"], ["Ann", "Ivy"]), 3
+    ):
+        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, 0, day)
+    span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
+    expected = in_order(expected_table(session, span.start, span.end), "games", False)
+    with count_queries() as statements:
+        first = standings.standings_page(session, span, sort="games", descending=False, size=3)
+    # Read from the players of one game alone, not from everyone's sums.
+    assert any("earlier" in statement for statement in statements)
+    found = pages_of(session, span, "games", False, 3)
+    assert [row.player_id for row in first.items] == [row.player_id for row in expected[:3]]
+    assert [row.player_id for row in found] == [row.player_id for row in expected]
+    assert [row.games for row in found] == [1] * 8 + [2]
+    assert [row.position for row in found] == list(range(1, 10))
