@@ -17,7 +17,7 @@ from scorer.services import games, standings, standings_tables
 # Alembic would find no engine to migrate.
 pytestmark = pytest.mark.fresh_database
 
-BEFORE = "0011_period_totals"
+BEFORE = "0012_account_language"
 
 
 def rows(connection: sa.Connection) -> list[tuple]:

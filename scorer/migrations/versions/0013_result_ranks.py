@@ -1,7 +1,7 @@
 """each result with its player's name key and rating, for standings over a range of days
 
 Revision ID: 0013_result_ranks
-Revises: 0011_period_totals
+Revises: 0012_account_language
 Create Date: 2026-12-02 05:00:00
 
 Written by hand. result_ranks holds one row per stored result: the player, the game's seq and
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0013_result_ranks'
-down_revision = '0011_period_totals'
+down_revision = '0012_account_language'
 branch_labels = None
 depends_on = None
 
