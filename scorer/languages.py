@@ -7,9 +7,10 @@ Accept-Language that the app has, else English.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from babel import Locale
 from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations
 from flask_login import current_user
@@ -93,6 +94,22 @@ def best_accepted(accepted: Iterable[str]) -> str | None:
         if match:
             return match
     return None
+
+
+def plural_forms(say: Callable[[int], str]) -> dict[str, str]:
+    """A sentence about a number in each plural category of the reader's language, keyed by
+    Unicode's names for them (one, few, many, other...), as the browser's Intl.PluralRules picks
+    one for a number: the page's script then says "0 point" in French and "1 point" in English,
+    by the same rules as the catalogs. `say(n)` is the sentence for n.
+    """
+    rule = (get_locale() or Locale.parse(DEFAULT_LANGUAGE)).plural_form
+    forms: dict[str, str] = {}
+    # A number of each category: French and Spanish "many" is for exact millions.
+    for number in (*range(0, 200), 1_000_000):
+        category = rule(number)
+        if category not in forms:
+            forms[category] = say(number)
+    return forms
 
 
 def html_lang() -> str:

@@ -12,11 +12,13 @@ from functools import lru_cache
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import Form, FormField, HiddenField, RadioField, SelectChoice  # type: ignore[attr-defined]  # types-WTForms lags: SelectChoice is new in WTForms 3.3
 from wtforms.validators import NumberRange, Optional
 
 from .. import scoring
+from ..languages import html_lang, plural_forms
 from ..scoring.words import N_
 from ..services.hands import HandEntry
 from ..services.snapshots import GameSnapshot, StoredHand
@@ -87,7 +89,6 @@ _PAD_WORDS = {
     "one": N_("{names} scores {total}"),
     # TRANSLATORS: {names} is a team's names ("Ann & Cat"), {total} the points the hand gives them.
     "many": N_("{names} score {total}"),
-    "challenge": N_("The others take {total} points between them."),
     # TRANSLATORS: between the names of two partners: "Ann & Cat".
     "and": N_(" & "),
     # A side's effect on the scoreboard, as a waiting hand and a conflict list it: "Ann & Cat +101".
@@ -108,9 +109,6 @@ _PAD_WORDS = {
     "row": N_("{name}, {points}, {state}"),
     # TRANSLATORS: a row's button as a screen reader says it: "Ann, went out".
     "row_other": N_("{name}, {note}"),
-    # The page's script takes "point" for 1 and "points" for any other number.
-    "point": N_("{points} point"),
-    "points": N_("{points} points"),
     "active": N_("being counted"),
     "choose": N_("choose to count"),
     **scoring.DECK_WORDS,
@@ -127,6 +125,24 @@ DETAIL_WORDS = Words(
         "count": N_("{name} {points}"),
     }
 )
+
+
+def points_words(count: int) -> str:
+    """A row's points as a screen reader says them: "1 point", "23 points"."""
+    return ngettext("{points} point", "{points} points", count)
+
+
+def challenge_words(count: int) -> str:
+    """A Challenge hand's summary: what the others take (as the rules' outcome says it)."""
+    return ngettext(
+        "The others take {total} point between them.",
+        "The others take {total} points between them.",
+        count,
+    )
+
+
+# Sentences about a number: sent to the page's script in each form the reader's language has.
+PLURAL_WORDS = {"points": points_words, "challenge": challenge_words}
 HAND_WORDS = Words({**_PAD_WORDS, **DETAIL_WORDS.english}, _MARKS)
 NOTES = Words({state: _PAD_WORDS[state] for state in ("out", "partner", "eliminated")})
 
@@ -336,6 +352,9 @@ class HandForm(FlaskForm):
                 if self.before.in_play(seat)
             },
             "words": dict(WORDS),
+            "plurals": {key: plural_forms(say) for key, say in PLURAL_WORDS.items()},
+            # For the browser's plural rules (Intl.PluralRules), which pick among `plurals`.
+            "lang": html_lang(),
             "keyboard": {
                 **{key: key for key in self.pad_keys if key.isdigit() and len(key) == 1},
                 **{key: card for key, card in KEYBOARD.items() if card in self.pad_keys},
@@ -468,7 +487,7 @@ class PadRow:
                 else self.name
             )
         points = (
-            scoring.fill(WORDS["point" if self.points == 1 else "points"], points=self.points)
+            scoring.fill(points_words(self.points), points=self.points)
             if self.entered
             else WORDS["pending"]
         )

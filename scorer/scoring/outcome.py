@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .game import Mode, Rules
-from .words import fill
+from .words import fill, ngettext
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def describe_hand(
     """What saving a hand gives: `counted` is the points of every counted seat, in seat order as
     the pad's rows stand; `names` the players by seat.
 
-    Words used: nobody, one, many, challenge, and, effect, list, went, count.
+    Words used: nobody, one, many, and, effect, list, went, count.
     """
     if went_out is None:
         return HandOutcome(words["nobody"], (), "", {}, "")
@@ -53,7 +53,15 @@ def describe_hand(
             side = rules.side_of(seat)
             gains[side] = gains.get(side, 0) + points
             effects.append(fill(words["effect"], names=names[seat], points=points))
-        summary = fill(words["challenge"], total=total)
+        # The same sentence as the pad's script is sent (forms.hands.challenge_words).
+        summary = fill(
+            ngettext(
+                "The others take {total} point between them.",
+                "The others take {total} points between them.",
+                total,
+            ),
+            total=total,
+        )
         return HandOutcome(summary, tuple(effects), words["list"].join(effects), gains, detail)
     side = rules.side_of(went_out)
     seats = rules.sides[side]

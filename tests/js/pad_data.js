@@ -6,7 +6,6 @@ export const WORDS = {
   uncounted: "Count every hand before saving: {names}.",
   one: "{names} scores {total}",
   many: "{names} score {total}",
-  challenge: "The others take {total} points between them.",
   and: " & ",
   effect: "{names} +{points}",
   list: " · ",
@@ -20,8 +19,6 @@ export const WORDS = {
   fix: "Fix the total for {names}.",
   row: "{name}, {points}, {state}",
   row_other: "{name}, {note}",
-  point: "{points} point",
-  points: "{points} points",
   active: "being counted",
   choose: "choose to count",
   over: "{counted} {kind} counted, but the deck has only {limit}.",
@@ -35,6 +32,12 @@ export const padData = (overrides = {}) => ({
   sides: [0, 1, 2, 3],
   counted: { 0: [1, 2, 3], 1: [0, 2, 3], 2: [0, 1, 3], 3: [0, 1, 2] },
   words: WORDS,
+  // Sentences about a number, by plural category, as English has them.
+  plurals: {
+    points: { one: "{points} point", other: "{points} points" },
+    challenge: { one: "The others take {total} point between them.", other: "The others take {total} points between them." },
+  },
+  lang: "en",
   total: {
     pattern: "^[0-9]+$",
     max: 99999,

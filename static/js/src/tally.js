@@ -2,7 +2,7 @@
 // who is counted for each choice of who went out, the deck's limits and the sentences to fill.
 // Pure: the pad's DOM glue (pad.js) reads the rows and draws what this returns.
 
-import { effectText, fill } from "./words.js";
+import { effectText, fill, plural } from "./words.js";
 
 /**
  * @typedef {object} PadData
@@ -12,6 +12,8 @@ import { effectText, fill } from "./words.js";
  * @property {number[]} sides each seat's side
  * @property {Record<string, number[]>} counted seats counted, by who went out; only seats in play
  * @property {Record<string, string>} words the sentences to fill
+ * @property {Record<string, Record<string, string>>} plurals sentences about a number, by plural category
+ * @property {string} lang the page's language, for its plural rules
  * @property {{pattern: string, max: number, words: Record<string, string>}} total what a typed total
  *   may be: its pattern, the most it may be, and what to say when it is not (digits, negative, max)
  * @property {[string, string[], number][]} limits what a kind is called, its tokens, how many the deck has
@@ -121,7 +123,7 @@ export const tally = (pad, rows, out, lastCard = null) => {
     };
   });
   let summary = words.nobody;
-  if (out !== null && challenge) summary = fill(words.challenge, { total });
+  if (out !== null && challenge) summary = fill(plural(pad.plurals.challenge, total, pad.lang), { total });
   else if (out !== null) {
     const partners = pad.names.filter((_, seat) => pad.sides[seat] === pad.sides[out]);
     const names = partners.join(words.and);
@@ -152,7 +154,9 @@ export const rowLabel = (pad, row, active) => {
   const { words } = pad;
   const name = pad.names[row.seat];
   if (!row.counting) return row.note ? fill(words.row_other, { name, note: row.note }) : name;
-  const points = row.entered ? fill(words[row.points === "1" ? "point" : "points"], { points: row.points }) : words.pending;
+  const points = row.entered
+    ? fill(plural(pad.plurals.points, Number(row.points), pad.lang), { points: row.points })
+    : words.pending;
   return fill(words.row, { name, points, state: words[active ? "active" : "choose"] });
 };
 

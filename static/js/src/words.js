@@ -11,3 +11,13 @@ export const fill = (template, values) =>
 
 /** A side's points as the queue shows them ("Ann & Cat +29"), in the pad's words.effect. */
 export const effectText = (words, names, points) => fill(words.effect, { names, points });
+
+/**
+ * The form of a sentence about `count` that the page's language uses: `forms` holds one per plural
+ * category of the language (the server's catalogs, keyed as Intl.PluralRules names them).
+ * @param {Record<string, string>} forms
+ * @param {number} count
+ * @param {string} lang the page's language, as its html lang says it
+ */
+export const plural = (forms, count, lang) =>
+  forms[new Intl.PluralRules(lang).select(count)] ?? forms.other ?? Object.values(forms)[0];
