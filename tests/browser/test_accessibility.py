@@ -11,8 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from browser.schemes import each_scheme
+from browser.schemes import AXE, each_scheme
 from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -20,8 +19,6 @@ from playwright.sync_api import Page, expect
 from scorer.extensions import db
 
 pytestmark = pytest.mark.browser
-
-AXE = Axe()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from browser.schemes import AXE
 from browser.targets import offenders
 from factories import make_game
 from flask import Flask
@@ -138,7 +138,7 @@ def test_the_phone_that_loses_a_save_race_sees_both_versions_in_place_and_may_us
         ]
     )
     expect(other.locator("#hand-form")).to_be_hidden()
-    results = Axe().run(other)
+    results = AXE.run(other)
     assert not results.violations_count, results.generate_report()
     assert offenders(other) == []
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
-from axe_playwright_python.sync_playwright import Axe
+from browser.schemes import AXE
 from browser.targets import offenders
 from browser.thumb import ThumbTaps, reference_hand
 from document import parse
@@ -34,7 +34,6 @@ pytestmark = pytest.mark.browser
 CLIENT_WORDS = client_words.client_words()
 
 PHONE = {"width": 390, "height": 844}
-AXE = Axe()
 # How long the server takes to answer a page when a test wants to see the copy before the fresh one.
 SLOW_S = 2
 READY = "navigator.serviceWorker.ready.then((registration) => !!registration.active)"

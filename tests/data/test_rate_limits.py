@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from flask_migrate import upgrade
 from form_client import FormClient
 
 from scorer import create_app, rate_limits
@@ -121,15 +120,15 @@ class Browser(FormClient):
 
 
 @pytest.fixture
-def servers(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+def servers(databases, tmp_path: Path) -> Iterator[Callable[..., Server]]:
     """Start `scorer serve` processes sharing one SQLite database with an owner account."""
     if not SCORER.exists():
         pytest.fail(f"no `scorer` entry point next to {sys.executable}; pip install -e .")
-    database = f"sqlite:///{tmp_path / 'scorer.sqlite'}"
+    # A copy of the process's migrated file, not the migrations run again for each test.
+    database = databases.fresh("sqlite", tmp_path)
     (tmp_path / "secret_key").write_text("one key for every process")
     app = create_app({"SQLALCHEMY_DATABASE_URI": database, "SECRET_KEY": "unused"})
     with app.app_context():
-        upgrade()
         add_user(db.session, "Owner", PASSWORD)
         db.engine.dispose()
     started: list[Server] = []

@@ -133,7 +133,9 @@ const startWorker = (stores = new Map()) => {
     Promise,
     Date,
     Map,
-    setTimeout,
+    // The worker's own timers (it holds a copy's preload for 10 s) must not keep Node running
+    // after the last test: a test still waiting on one fails as unfinished instead.
+    setTimeout: (run, ms) => setTimeout(run, ms).unref(),
     console,
   };
   vm.runInNewContext(SCRIPT, context);
