@@ -27,9 +27,9 @@ NEVER_REUSED = (
     "seasons",
     "fixtures",
 )
-CHANGED = {"sync_key", "session_key", "session_generation"}
+CHANGED = {"sync_key", "session_key", "session_generation", "language"}
 # Tables later migrations add: not there at 0008, made again on the way up.
-LATER = {"period_totals"}
+LATER = {"period_totals", "result_ranks"}
 
 
 def fill(session) -> None:

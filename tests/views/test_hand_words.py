@@ -38,7 +38,10 @@ def script_says(pad: dict, out: int | None, points: dict[int, int]) -> tuple[str
             script_fill(words["effect"], {"names": pad["names"][seat], "points": points[seat]})
             for seat in counted
         ]
-        return script_fill(words["challenge"], {"total": total}), words["list"].join(effects)
+        # English's plural rule, as the browser's Intl.PluralRules("en") picks a form.
+        forms = pad["plurals"]["challenge"]
+        challenge = forms["one"] if total == 1 else forms["other"]
+        return script_fill(challenge, {"total": total}), words["list"].join(effects)
     team = words["and"].join(
         name for seat, name in enumerate(pad["names"]) if pad["sides"][seat] == pad["sides"][out]
     )
