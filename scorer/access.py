@@ -38,7 +38,7 @@ from .services.scorer_links import scorer_link_holds
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Signing in is a POST that must stay open, or nobody could ever sign in; choosing the language
 # changes no score, and a visitor must be able to read the sign-in page.
-OPEN_ENDPOINTS = frozenset({"auth.login", "languages.choose"})
+OPEN_ENDPOINTS = frozenset({"auth.login", "languages.choices", "languages.choose"})
 # Pages that exist only to change something: a visitor is sent to sign in before filling them in.
 WRITE_PAGES = frozenset(
     {

@@ -50,6 +50,7 @@ def init_app(app: Flask) -> None:
     )
     app.add_template_global(html_lang)
     app.add_template_global(available, "languages")
+    app.add_template_global(current_language)
     app.after_request(_say_language)
 
 
@@ -110,6 +111,11 @@ def plural_forms(say: Callable[[int], str]) -> dict[str, str]:
         if category not in forms:
             forms[category] = say(number)
     return forms
+
+
+def current_language() -> str:
+    """The request's language by its code in LANGUAGES (pt_BR)."""
+    return str(get_locale() or DEFAULT_LANGUAGE)
 
 
 def html_lang() -> str:

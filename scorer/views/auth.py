@@ -54,6 +54,7 @@ def logout() -> BaseResponse:
 def _local(target: str | None) -> str:
     """Only follow `next` within this site, so a link cannot bounce a user elsewhere."""
     parts = urlsplit(target or "")
-    if parts.scheme or parts.netloc or not (target or "").startswith("/"):
+    # A browser reads "/\\host" as "//host", another site.
+    if parts.scheme or parts.netloc or not (target or "").startswith("/") or "\\" in (target or ""):
         return url_for("home.index")
     return target or url_for("home.index")

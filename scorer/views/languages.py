@@ -1,4 +1,4 @@
-"""The language switch in the menu: a plain form post, remembered by the phone and the account."""
+"""The language page the menu leads to: a plain form post, remembered by the phone and account."""
 
 from __future__ import annotations
 
@@ -17,13 +17,21 @@ from .htmx import see_other
 bp = Blueprint("languages", __name__)
 
 
+@bp.get("/language")
+def choices() -> str:
+    """Every language, a button each, back to the page the menu was opened on."""
+    return render_template("languages/choose.html", next=local_target(request.args.get("next")))
+
+
 @bp.post("/language")
 def choose() -> Response:
     form = LanguageForm()
     if not form.validate_on_submit():
         problems = [error for errors in form.errors.values() for error in errors]
         message = " ".join(str(problem) for problem in problems) or _("Choose a language.")
-        page = render_template("errors/error.html", message=message, status=422)
+        page = render_template(
+            "languages/choose.html", message=message, next=local_target(form.next.data)
+        )
         return make_response(page, 422)
     language = form.language.data or ""
     if current_user.is_authenticated:

@@ -95,12 +95,17 @@ def test_pages_say_their_language_and_that_caches_must_tell_readers_apart(client
         assert "Accept-Language" not in script.vary
 
 
-def test_the_menu_lists_every_language_in_its_own_name_the_current_one_chosen(client):
-    page = parse(client.get("/rules/", headers={"Accept-Language": "ko"}))
-    form = page.find("form", class_="menu-language")
+def test_the_menu_leads_to_every_language_in_its_own_name_the_current_one_marked(client):
+    korean = {"Accept-Language": "ko"}
+    menu = parse(client.get("/rules/", headers=korean)).find("ul", class_="menu-items")
+    link = language_link(menu)
+    assert link.attrs["href"] == "/language?next=/rules/"
+    assert link.text.endswith("한국어")
+    page = parse(client.get(link.attrs["href"], headers=korean))
+    form = page.find("form", class_="language-choices")
     assert form.attrs["method"] == "post" and form.attrs["action"] == "/language"
-    options = form.find_all("option")
-    assert [(option.attrs["value"], option.text) for option in options] == [
+    buttons = form.find_all("button")
+    assert [(button.attrs["value"], button.text) for button in buttons] == [
         ("en", "English"),
         ("de", "Deutsch"),
         ("es", "Español"),
@@ -108,11 +113,16 @@ def test_the_menu_lists_every_language_in_its_own_name_the_current_one_chosen(cl
         ("pt_BR", "Português (Brasil)"),
         ("ko", "한국어"),
     ]
-    assert [option.attrs["value"] for option in options if "selected" in option.attrs] == ["ko"]
-    assert options[4].attrs["lang"] == "pt-BR"
+    assert all(button.attrs["name"] == "language" for button in buttons)
+    assert [button.attrs["value"] for button in buttons if "aria-current" in button.attrs] == ["ko"]
+    assert buttons[4].attrs["lang"] == "pt-BR"
     assert form.find("input", name="next").attrs["value"] == "/rules/"
-    assert page.find("label", **{"for": "menu-language"}) is not None
-    assert form.find("button").attrs["type"] == "submit"
+
+
+def test_the_language_page_sends_nobody_elsewhere(client):
+    for outside in ("https://evil.example/", "//evil.example/", "/\\evil.example/"):
+        page = parse(client.get("/language", query_string={"next": outside}))
+        assert page.find("input", name="next").attrs["value"] == "/"
 
 
 def test_choosing_a_language_sets_the_cookie_for_a_year_and_goes_back(client):
@@ -156,7 +166,7 @@ def test_a_language_the_app_does_not_have_is_refused_with_a_message(app, organis
     response = organiser.post("/language", data={"language": chosen, "next": "/rules/"})
     assert response.status_code == 422
     assert "language=" not in response.headers.get("Set-Cookie", "")
-    message = parse(response).find("h1").text
+    message = parse(response).find("p", class_="error").text
     # Said in the language the phone reads, which stays Spanish.
     with app.test_request_context(headers={"Cookie": "language=es"}):
         refusals = (_("The scorer does not speak that language."), _("Choose a language."))
@@ -250,8 +260,15 @@ def phone(app: Flask, tmp_path) -> Iterator[FlaskClient]:
     forget_loaded_translations()
 
 
-def menu_form(response) -> dict[str, str]:
-    form = parse(response).find("form", class_="menu-language")
+def language_link(page):
+    """The menu's way to the language page."""
+    return next(a for a in page.find_all("a") if a.attrs["href"].startswith("/language"))
+
+
+def switch_form(phone: FlaskClient, path: str) -> dict[str, str]:
+    """The hidden fields of the language page the menu leads to from `path`."""
+    link = language_link(parse(phone.get(path)))
+    form = parse(phone.get(link.attrs["href"])).find("form", class_="language-choices")
     return {node.attrs["name"]: node.attrs.get("value", "") for node in form.find_all("input")}
 
 
@@ -260,15 +277,15 @@ def test_the_switch_works_as_a_plain_form_post_with_its_token(phone):
     page = phone.get("/rules/")
     assert lang(page) == "en"
     assert parse(page).find("summary").text == "Menu"
-    fields = menu_form(page)
+    fields = switch_form(phone, "/rules/")
     assert fields["next"] == "/rules/" and fields["csrf_token"]
     response = phone.post("/language", data={**fields, "language": "de"})
     assert response.status_code == 303 and response.headers["Location"] == "/rules/"
     german = phone.get("/rules/")
     assert lang(german) == "de"
     assert parse(german).find("summary").text == GERMAN["Menu"]
-    switch = parse(german).find("form", class_="menu-language")
-    assert switch.find("button").text == GERMAN["Change"]
+    menu = parse(german).find("ul", class_="menu-items")
+    assert language_link(menu).text == (GERMAN["Language"] + " · Deutsch")
     offline = parse(phone.get("/offline"))
     assert offline.find("h1").text == GERMAN["The scorer can't be reached"]
     # The script's words and the copy's mark come in German as well, its slot kept.
