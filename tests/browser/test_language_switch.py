@@ -4,13 +4,12 @@ which never show a page in the language the phone no longer reads."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from catalogs import GERMAN, forget_loaded_translations, german_catalog
-from conftest import make_app
+from catalogs import GERMAN
 from factories import make_game
-from flask import Flask, got_request_exception
+from flask import Flask
 from playwright.sync_api import Page, expect
 
 from scorer.extensions import db
@@ -30,32 +29,6 @@ UNREACHABLE = re.compile(
     r"|the server responded with a status of 4\d\d"
     r"|^htmx:(sendError|afterRequest), \[object HTMLDivElement\]$"
 )
-
-
-@pytest.fixture(scope="module")
-def live_app(databases, tmp_path_factory) -> Iterator[Flask]:
-    """The browser tests' app (CSRF on), with a few German words to see."""
-    url = databases.fresh("sqlite", tmp_path_factory.mktemp("live"))
-    forget_loaded_translations()
-    app = make_app(
-        url,
-        migrate=False,
-        WTF_CSRF_ENABLED=True,
-        TESTING=False,
-        BABEL_TRANSLATION_DIRECTORIES=german_catalog(tmp_path_factory.mktemp("catalog")),
-    )
-    app.extensions["browser_test_errors"] = errors = []
-
-    def record(_sender, exception: BaseException, **_extra) -> None:
-        errors.append(exception)
-
-    got_request_exception.connect(record, app, weak=False)
-    yield app
-    got_request_exception.disconnect(record, app)
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-    forget_loaded_translations()
 
 
 @pytest.fixture
