@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from browser.schemes import assert_axe_finds_nothing
 from browser.targets import offenders
-from browser.thumb import ThumbTaps, reference_hand
+from browser.thumb import ScrollingThumb, ThumbTaps, reference_hand
 from document import parse
 from factories import make_game, record
 from flask import Flask
@@ -30,7 +30,8 @@ pytestmark = pytest.mark.browser
 # The phone's locale, as Accept-Language sends it, and the page's lang attribute it gives.
 LANGUAGES = {"de": "de-DE", "ko": "ko-KR"}
 # The reference hand is held to the phones the app promises it on in English (test_one_screen):
-# on a 320 px phone the English page already scrolls while the hand is counted.
+# on a 320 px phone the English page already scrolls while the hand is counted, so there the
+# language must add no scroll to English's.
 HAND_PHONES = ["360", "390"]
 PHONES = {
     "320": {"width": 320, "height": 568},
@@ -128,3 +129,24 @@ def test_the_reference_hand_takes_nine_taps_and_no_scrolling_in_the_language(
     assert taps.count == 9
     expect(page.locator("#scoreboard")).to_have_attribute("data-next", "2")
     assert page.evaluate("scrollY") == 0, "saving moved the page"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_on_a_320_px_phone_the_reference_hand_needs_no_more_scrolling_than_in_english(
+    new_phone: Callable[..., Page], live_app: Flask, live_server: str, language: str
+):
+    """The pad does not fit a 320x568 phone in English either: the hand still takes 9 taps, and
+    the language adds no scroll to those English needs."""
+    scrolls = {}
+    for locale, code in (("en-US", "en"), (LANGUAGES[language], language)):
+        with live_app.app_context():
+            url = f"{live_server}/games/{make_game(db.session, NAMES).id}"
+        page = new_phone(PHONES["320"], locale=locale)
+        page.goto(url)
+        assert page.locator("html").get_attribute("lang") == code
+        thumb = ScrollingThumb(page)
+        reference_hand(page, thumb, re.compile(r"(?<!\d)101(?!\d)"))
+        assert thumb.count == 9
+        expect(page.locator("#scoreboard")).to_have_attribute("data-next", "2")
+        scrolls[code] = thumb.scrolls
+    assert scrolls[language] <= scrolls["en"], scrolls

@@ -73,3 +73,24 @@ def reference_hand(
     expect(pad.locator("[data-summary]")).to_have_text(summary)
     # By its value, not its name: the same button in every language.
     taps(pad.locator("button[value=save]"))
+
+
+class ScrollingThumb(ThumbTaps):
+    """A thumb on a phone too small for the whole pad: where what it must tap is out of view or
+    under the keys, it scrolls it to the middle of the screen first, and counts each scroll."""
+
+    def __init__(self, page: Page) -> None:
+        super().__init__(page)
+        self.scrolls = 0
+
+    def __call__(self, locator: Locator) -> None:
+        locator.wait_for()
+        # The page may bring a row into view itself: only the thumb's own scrolls are counted.
+        self.scroll_y = self.page.evaluate("scrollY")
+        try:
+            self.reachable(locator)
+        except AssertionError:
+            locator.evaluate("(element) => element.scrollIntoView({block: 'center'})")
+            self.scrolls += 1
+            self.scroll_y = self.page.evaluate("scrollY")
+        super().__call__(locator)
