@@ -8,6 +8,7 @@ Accept-Language that the app has, else English.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
 
 from babel import Locale
@@ -103,14 +104,20 @@ def plural_forms(say: Callable[[int], str]) -> dict[str, str]:
     one for a number: the page's script then says "0 point" in French and "1 point" in English,
     by the same rules as the catalogs. `say(n)` is the sentence for n.
     """
-    rule = (get_locale() or Locale.parse(DEFAULT_LANGUAGE)).plural_form
-    forms: dict[str, str] = {}
-    # A number of each category: French and Spanish "many" is for exact millions.
+    samples = _plural_samples(current_language())
+    return {category: say(number) for category, number in samples.items()}
+
+
+@cache
+def _plural_samples(language: str) -> dict[str, int]:
+    """A number of each plural category of `language`, found once: every game page and every
+    save sends the pad its plural sentences, and the search takes a millisecond."""
+    rule = Locale.parse(language).plural_form
+    samples: dict[str, int] = {}
+    # French and Spanish "many" is for exact millions.
     for number in (*range(0, 200), 1_000_000):
-        category = rule(number)
-        if category not in forms:
-            forms[category] = say(number)
-    return forms
+        samples.setdefault(rule(number), number)
+    return samples
 
 
 def current_language() -> str:
