@@ -132,17 +132,8 @@ def points_words(count: int) -> str:
     return ngettext("{points} point", "{points} points", count)
 
 
-def challenge_words(count: int) -> str:
-    """A Challenge hand's summary: what the others take (as the rules' outcome says it)."""
-    return ngettext(
-        "The others take {total} point between them.",
-        "The others take {total} points between them.",
-        count,
-    )
-
-
 # Sentences about a number: sent to the page's script in each form the reader's language has.
-PLURAL_WORDS = {"points": points_words, "challenge": challenge_words}
+PLURAL_WORDS = {"points": points_words, "challenge": scoring.challenge_words}
 HAND_WORDS = Words({**_PAD_WORDS, **DETAIL_WORDS.english}, _MARKS)
 NOTES = Words({state: _PAD_WORDS[state] for state in ("out", "partner", "eliminated")})
 

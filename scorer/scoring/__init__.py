@@ -51,7 +51,7 @@ from .game import (
     target_words,
 )
 from .individual import head_to_head
-from .outcome import HandOutcome, describe_hand
+from .outcome import HandOutcome, challenge_words, describe_hand
 from .words import fill
 
 __all__ = [
@@ -92,6 +92,7 @@ __all__ = [
     "dealers_ahead",
     "deck_problems",
     "deck_words",
+    "challenge_words",
     "describe_hand",
     "fill",
     "hand_problems",

@@ -29,6 +29,16 @@ class HandOutcome:
     detail: str
 
 
+def challenge_words(count: int) -> str:
+    """A Challenge hand's summary before its total is filled in: what the others take. The pad's
+    script is sent it in each plural form of the reader's language (forms.hands.PLURAL_WORDS)."""
+    return ngettext(
+        "The others take {total} point between them.",
+        "The others take {total} points between them.",
+        count,
+    )
+
+
 def describe_hand(
     words: Mapping[str, str],
     rules: Rules,
@@ -53,15 +63,7 @@ def describe_hand(
             side = rules.side_of(seat)
             gains[side] = gains.get(side, 0) + points
             effects.append(fill(words["effect"], names=names[seat], points=points))
-        # The same sentence as the pad's script is sent (forms.hands.challenge_words).
-        summary = fill(
-            ngettext(
-                "The others take {total} point between them.",
-                "The others take {total} points between them.",
-                total,
-            ),
-            total=total,
-        )
+        summary = fill(challenge_words(total), total=total)
         return HandOutcome(summary, tuple(effects), words["list"].join(effects), gains, detail)
     side = rules.side_of(went_out)
     seats = rules.sides[side]
