@@ -1,15 +1,10 @@
-"""German words for tests that look for a page in German: the catalog's own, also compiled into a
-folder of the test's own, listed ahead of the app's catalogs (which a test may leave out)."""
+"""German words for tests that look for a page in German: the German catalog's own."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from scorer.languages import TRANSLATIONS, babel
+from scorer.languages import TRANSLATIONS
 
 # The German catalog's own words for the sentences the tests look for.
 SENTENCES = (
@@ -29,24 +24,3 @@ def _german() -> dict[str, str]:
 
 
 GERMAN = _german()
-
-
-def german_catalog(folder: Path) -> str:
-    """BABEL_TRANSLATION_DIRECTORIES with `GERMAN` compiled into `folder` first."""
-    catalog = Catalog(locale="de")
-    for english, german in GERMAN.items():
-        catalog.add(english, german)
-    target = folder / "de" / "LC_MESSAGES"
-    target.mkdir(parents=True)
-    with open(target / "messages.mo", "wb") as file:
-        write_mo(file, catalog)
-    return f"{folder};{TRANSLATIONS}"
-
-
-def forget_loaded_translations() -> None:
-    """Flask-Babel keeps the translations it loaded, per language, for every app of the process:
-    an app with the test catalog loads its own, and leaves none behind for the others."""
-    # Made on first use in an app (a cached property): none made yet, nothing loaded yet.
-    domain = vars(babel).get("domain_instance")
-    if domain is not None:
-        domain.cache.clear()

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, SelectField, SubmitField
+from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
 from ..languages import available
@@ -21,7 +21,6 @@ class LanguageForm(FlaskForm):
         invalid_choice_message=_l("The scorer does not speak that language."),  # type: ignore[call-arg]
     )
     next = HiddenField()
-    submit = SubmitField(_l("Change"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from catalogs import GERMAN, forget_loaded_translations, german_catalog
+from catalogs import GERMAN
 from conftest import make_app
 from document import HTMX, parse
 from flask import Flask
@@ -241,23 +241,16 @@ def test_the_copy_mark_and_the_offline_page_are_in_the_page_s_language(client):
     assert "{seen}" in mark.text
 
 
-# --- With CSRF on and a catalog of German words, as a phone meets the app.
+# --- With CSRF on, as a phone meets the app.
 
 
 @pytest.fixture
-def phone(app: Flask, tmp_path) -> Iterator[FlaskClient]:
-    forget_loaded_translations()
-    secured = make_app(
-        app.config["SQLALCHEMY_DATABASE_URI"],
-        migrate=False,
-        WTF_CSRF_ENABLED=True,
-        BABEL_TRANSLATION_DIRECTORIES=german_catalog(tmp_path),
-    )
+def phone(app: Flask) -> Iterator[FlaskClient]:
+    secured = make_app(app.config["SQLALCHEMY_DATABASE_URI"], migrate=False, WTF_CSRF_ENABLED=True)
     yield secured.test_client()
     with secured.app_context():
         db.session.remove()
         db.engine.dispose()
-    forget_loaded_translations()
 
 
 def language_link(page):
