@@ -36,7 +36,7 @@ def login() -> BaseResponse | tuple[str, int]:
         user = authenticate(db.session, form.name.data or "", form.password.data or "")
         if user is not None:
             login_user(user)
-            return redirect(_local(form.next.data), 303)
+            return redirect(local_target(form.next.data), 303)
         form.password.errors = [_("That user name and password do not match.")]
     status = 422 if request.method == "POST" else 200
     return render_template("auth/login.html", form=form), status
@@ -51,7 +51,7 @@ def logout() -> BaseResponse:
     return redirect(url_for("home.index"), 303)
 
 
-def _local(target: str | None) -> str:
+def local_target(target: str | None) -> str:
     """Only follow `next` within this site, so a link cannot bounce a user elsewhere."""
     parts = urlsplit(target or "")
     # A browser reads "/\\host" as "//host", another site.

@@ -11,7 +11,7 @@ from ..forms.languages import LanguageForm
 from ..languages import COOKIE, COOKIE_MAX_AGE
 
 # The sign-in's rule for `next`: a path on this site, else home.
-from .auth import _local as local_target
+from .auth import local_target
 from .htmx import see_other
 
 bp = Blueprint("languages", __name__)
