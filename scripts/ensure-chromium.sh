@@ -1,60 +1,80 @@
 #!/usr/bin/env bash
-# Make sure the browser tests have a Chromium to drive.
+# Make sure the browser tests have the Chromiums they drive.
 #
 # The browser tests (tests/browser/, marker "browser") drive Debian's chromium through
-# Playwright. They look for it at /usr/bin/chromium, or wherever CHROMIUM_PATH points.
-# Playwright's own browser download does not work on these machines, so we use the
-# Debian package instead.
+# Playwright: its old headless shell (package chromium-headless-shell, at
+# /usr/bin/chromium-headless-shell or CHROMIUM_SHELL_PATH) for nearly every test, as it takes a
+# third of the CPU, and the full browser (package chromium, at /usr/bin/chromium or
+# CHROMIUM_PATH) for what only it has, and for the benchmarks. Playwright's own browser download
+# does not work on these machines, so we use the Debian packages instead.
 #
-# Exit status: 0 when Chromium is there (or was just installed), 0 with a warning when it is
-# missing outside CI (the browser tests will then be skipped), 1 when it is missing in CI
-# (CI must not skip the browser tests).
+# Exit status: 0 when both are there (or were just installed), 0 with a warning when one is
+# missing outside CI (its tests will then be skipped), 1 when one is missing in CI (CI must not
+# skip the browser tests).
 set -euo pipefail
 
-default_path=/usr/bin/chromium
-chromium=${CHROMIUM_PATH:-$default_path}
+# path, package, setting: each browser the tests drive.
+browsers=(
+    "${CHROMIUM_SHELL_PATH:-/usr/bin/chromium-headless-shell}" chromium-headless-shell CHROMIUM_SHELL_PATH
+    "${CHROMIUM_PATH:-/usr/bin/chromium}" chromium CHROMIUM_PATH
+)
 
 print_version() {
     # Debian's launcher can print shell noise on stderr (from /etc/chromium.d); the version
     # line is on stdout.
-    echo "Chromium for browser tests: $chromium"
-    "$chromium" --version 2>/dev/null || echo "warning: '$chromium --version' failed" >&2
+    echo "Chromium for browser tests: $1"
+    "$1" --version 2>/dev/null || echo "warning: '$1 --version' failed" >&2
 }
 
-if [[ -x $chromium ]]; then
-    print_version
-    exit 0
-fi
+missing=()
+for ((i = 0; i < ${#browsers[@]}; i += 3)); do
+    path=${browsers[i]} package=${browsers[i + 1]}
+    if [[ -x $path ]]; then
+        print_version "$path"
+    elif [[ $path == "/usr/bin/$package" ]]; then
+        # Only the Debian package's own path is installed here; another path is the user's.
+        missing+=("$package")
+    else
+        missing+=("!$i")
+    fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
 
-# Only install the Debian package when it is the browser the tests will use.
-if [[ $chromium == "$default_path" && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    echo "Chromium not found at $chromium; installing the Debian package 'chromium'."
+packages=()
+for entry in "${missing[@]}"; do
+    [[ $entry != !* ]] && packages+=("$entry")
+done
+if [[ ${#packages[@]} -gt 0 && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "Installing the Debian packages ${packages[*]} for the browser tests."
     export DEBIAN_FRONTEND=noninteractive
     apt-get update
-    apt-get install -y chromium
-    if [[ -x $chromium ]]; then
-        print_version
-        exit 0
+    apt-get install -y "${packages[@]}"
+fi
+
+status=0
+for ((i = 0; i < ${#browsers[@]}; i += 3)); do
+    path=${browsers[i]} package=${browsers[i + 1]} setting=${browsers[i + 2]}
+    if [[ -x $path ]]; then
+        # Printed above already, unless it was just installed.
+        [[ " ${packages[*]} " == *" $package "* ]] && print_version "$path"
+        continue
     fi
-    echo "error: installed the 'chromium' package but $chromium is still missing." >&2
-    exit 1
-fi
+    cat >&2 <<MSG
+$package was not found at $path.
 
-cat >&2 <<MSG
-Chromium was not found at $chromium.
+The browser tests need it. Install Debian's package as root:
 
-The browser tests need a Chromium. Install Debian's package as root:
+    apt-get update && apt-get install -y $package
 
-    apt-get update && apt-get install -y chromium
-
-which provides $default_path. Playwright's own browser download
+which provides /usr/bin/$package. Playwright's own browser download
 ('playwright install') does not work on these machines, so do not rely on it.
-To use a Chromium somewhere else, set CHROMIUM_PATH to its executable.
+To use one somewhere else, set $setting to its executable.
 MSG
-
-if [[ -n ${CI:-} ]]; then
-    echo "error: CI is set, and CI must not skip the browser tests." >&2
-    exit 1
-fi
-echo "warning: continuing without Chromium; the browser tests will be skipped." >&2
-exit 0
+    if [[ -n ${CI:-} ]]; then
+        echo "error: CI is set, and CI must not skip the browser tests." >&2
+        status=1
+    else
+        echo "warning: continuing without $package; its browser tests will be skipped." >&2
+    fi
+done
+exit $status

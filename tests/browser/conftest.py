@@ -1,7 +1,14 @@
 """Real-browser fixtures: the app served by waitress with CSRF on, Debian's chromium, a phone.
 
-Playwright's own browser download is not used: the tests drive the chromium at CHROMIUM_PATH
-(default /usr/bin/chromium). Without it the tests are skipped, or fail when CI is set.
+Playwright's own browser download is not used. The tests drive Debian's chromium-headless-shell
+(CHROMIUM_SHELL_PATH, default /usr/bin/chromium-headless-shell): Chromium's own Blink and V8 in
+its old headless shell, which is also what Playwright drives by default when headless. Opening a
+page and counting a hand in it costs a third of the CPU the full browser (Debian's chromium) takes
+in its new headless mode (8 s against 24 s for the same 12 phones), and the browser tests are most
+of the suite's time on two cores. What only the full browser offers (the screen wake lock) is
+tested in it, `full_browser`, at CHROMIUM_PATH (default /usr/bin/chromium); the benchmarks, which
+measure what a phone does, drive the full browser too. Without a browser its tests are skipped,
+or fail when CI is set.
 
 Besides the page, every test checks that the server raised nothing (a warning in a request is an
 error too, as everywhere in the suite) and that the page logged no script error or CSP violation.
@@ -20,11 +27,20 @@ import pytest
 from conftest import make_app
 from factories import make_game, record
 from flask import Flask, got_request_exception
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 from waitress import create_server, wasyncore
 
 from scorer.extensions import db
 
+CHROMIUM_SHELL_PATH = os.environ.get("CHROMIUM_SHELL_PATH", "/usr/bin/chromium-headless-shell")
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -143,26 +159,49 @@ def no_server_errors(live_app: Flask) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM_PATH).is_file():
-        reason = f"no chromium at {CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)"
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+def _launched(playwright: Playwright, path: str, package: str, setting: str) -> Iterator[Browser]:
+    if not Path(path).is_file():
+        reason = f"no {package} at {path} (install Debian's {package} or set {setting})"
         if os.environ.get("CI"):
             pytest.fail(reason)
         pytest.skip(reason)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Chromium's headless shell: every phone of the browser tests, unless a test asks for
+    `full_browser`."""
+    yield from _launched(
+        playwright, CHROMIUM_SHELL_PATH, "chromium-headless-shell", "CHROMIUM_SHELL_PATH"
+    )
+
+
+@pytest.fixture(scope="session")
+def full_browser(playwright: Playwright) -> Iterator[Browser]:
+    """The full Chromium, for what the headless shell lacks: it refuses every screen wake lock."""
+    yield from _launched(playwright, CHROMIUM_PATH, "chromium", "CHROMIUM_PATH")
 
 
 @pytest.fixture
-def new_phone(browser: Browser) -> Iterator[Callable[..., Page]]:
+def new_phone(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Callable[..., Page]]:
     """Makes a page in a fresh touch-phone context; keyword arguments go to `new_context`.
+
+    In the full browser when the test is marked `full_browser`, else in the headless shell.
 
     Console errors fail the test unless `console_allowed` finds them expected.
     """
+    if request.node.get_closest_marker("full_browser"):
+        browser = request.getfixturevalue("full_browser")
     contexts: list[BrowserContext] = []
     problems: list[str] = []
 

@@ -143,6 +143,7 @@ def wait_for_locks(page, held: int) -> None:
     assert page.evaluate(HELD) == held
 
 
+@pytest.mark.full_browser
 def test_the_screen_stays_on_during_a_game_with_a_toggle(new_phone, live_server: str, game_id: int):
     page = new_phone()
     page.add_init_script(f"({RECORD_LOCKS})()")
