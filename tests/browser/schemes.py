@@ -25,6 +25,18 @@ class AxeOncePerDocument(Axe):
 
 
 AXE = AxeOncePerDocument()
+# What a colour scheme changes on a screen is its colours: in dark, after the whole check in light
+# on the same screen, only the rules that read colours run (a fifth of the whole check's CPU).
+COLOUR_RULES = {
+    **DEFAULT_OPTIONS,
+    "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]},
+}
+
+
+def axe_in(page: Page, scheme: str) -> AxeResults:
+    """axe's findings on the screen as it stands in `scheme` (each_scheme's): every rule in light,
+    the colours' rules in dark."""
+    return AXE.run(page, options=DEFAULT_OPTIONS if scheme == "light" else COLOUR_RULES)
 
 
 def each_scheme(page: Page) -> Iterator[str]:
@@ -40,5 +52,5 @@ def each_scheme(page: Page) -> Iterator[str]:
 def assert_axe_finds_nothing(page: Page) -> None:
     """axe finds no violation on the page as it stands, in light and in dark."""
     for scheme in each_scheme(page):
-        results = AXE.run(page)
+        results = axe_in(page, scheme)
         assert not results.violations_count, f"{scheme}:\n{results.generate_report()}"

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 
 import pytest
-from browser.schemes import AXE, each_scheme
+from browser.schemes import axe_in, each_scheme
 from factories import make_game, record
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -91,7 +91,7 @@ def test_axe_finds_nothing_on_any_page_light_or_dark(
         visited.append(screen)
         # Both schemes on the screen as it stands: one tour, and the same state checked in each.
         for scheme in each_scheme(page):
-            results = AXE.run(page)
+            results = axe_in(page, scheme)
             if results.violations_count:
                 reports.append(f"--- {screen} ({scheme})\n{results.generate_report()}")
     assert len(visited) >= 15

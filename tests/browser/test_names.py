@@ -4,7 +4,7 @@ rather than cut, a likely typo is asked about, and a long name keeps to two line
 from __future__ import annotations
 
 import pytest
-from browser.schemes import AXE, each_scheme
+from browser.schemes import axe_in, each_scheme
 from browser.targets import offenders
 from factories import make_game
 from flask import Flask
@@ -57,7 +57,7 @@ def test_the_limit_is_shown_and_a_pasted_name_too_long_is_refused_not_cut(
     expect(page.locator("#new_name-hint")).to_have_text("Up to 40 characters.")
     expect(page.locator("#new_name-hint")).to_be_visible()
     for scheme in each_scheme(page):
-        results = AXE.run(page)
+        results = axe_in(page, scheme)
         assert not results.violations_count, f"{scheme}\n{results.generate_report()}"
     box = page.locator("#new_name")
     box.focus()
@@ -80,7 +80,7 @@ def test_a_typo_of_a_roster_name_is_asked_about_before_it_is_seated(
     expect(phone.locator(".seat-name")).to_have_count(0)
     assert offenders(phone) == []
     for scheme in each_scheme(phone):
-        results = AXE.run(phone)
+        results = axe_in(phone, scheme)
         assert not results.violations_count, f"{scheme}\n{results.generate_report()}"
     phone.locator(".suggestions .chip", has_text="Ann").tap()
     expect(phone.locator(".seat-name")).to_have_text(["Ann"])
