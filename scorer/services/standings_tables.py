@@ -7,11 +7,15 @@ search reads on until it has found a page, then numbers the rows up to the last 
 
 Other ranges of days are summed from the kept years and months they hold whole and the results at
 their edges. A busy range ranked by rating or by name reads each player's last result in the range
-from an index in that order (result_ranks) and sums the page's players alone; ranked by most games,
-wins or points, it sums only the players whose all-time total can reach the page; by fewest games,
-the players with one game in the range come first, read the same way as by rating. Any other
-order, a search, a quiet range and a league's table (summed from its own games' results) sum every
-player in one statement: they cost in proportion to the rows summed.
+from an index in that order (result_ranks) and sums the page's players alone; searched in those
+orders, it reads on in the index until it has found a page, then numbers the rows up to the last
+one found, so a search costs in proportion to how far into the table its page lies. Ranked by most
+games, wins or points, it sums only the players whose all-time total can reach the page. Where an
+order's first rows are the players on the least a range allows (one game, no win, no points) or
+the most (every game won, by win rate), those players are read the same way as by rating, for as
+long as the page holds only them. Any other page (past those players, or searched in another
+order), a quiet range and a league's table (summed from its own games' results) sum every player
+in one statement: they cost in proportion to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -283,11 +287,13 @@ def summed_page(
     the whole table.
 
     Ranked by rating or by name, a busy range of days is read from each player's last result in
-    it, in that order (result_ranks), and only the page's players are summed. Ranked by most
-    games, wins or points, only the players whose all-time total can reach the page are summed
-    (_bounded); by fewest games, the players with one game in the range come first (_one_game).
-    Otherwise every player's totals are summed: a page keeps the first `size` rows
-    after the cursor's row, and a search numbers the whole table to give each row found its place.
+    it, in that order (result_ranks), and only the page's players are summed; a search numbers
+    the rows up to the last one found (_ranked). Ranked by most games, wins or points, only the
+    players whose all-time total can reach the page are summed (_bounded); by fewest games, wins
+    or points, lowest win rate or highest, the players on the least or the most a range allows
+    come first (_first_group). Otherwise every player's totals are summed: a page keeps the first
+    `size` rows after the cursor's row, and a search numbers the whole table to give each row
+    found its place.
     """
     order = _summed_order(sort, descending)
     # The cursor names its order, and holds the last row shown with its place.
@@ -301,23 +307,26 @@ def summed_page(
         )
     dialect = session.get_bind().dialect.name
     rows: list[Any] | None = None
-    if not search and parts.league_id is None:
-        ranked = all(name in _RANKED for name, _ in order)
-        bounded = order[0][0] in _BOUNDED and order[0][1]
-        fewest = order[0] == ("games", False)
-        if (ranked or bounded or fewest) and _busy(session, parts):
-            if ranked:
-                rows = _ranked(session, parts, order, values, size)
-            elif bounded:
-                rows = _bounded(session, parts, order, values, size, dialect)
-            else:
-                rows = _one_game(session, parts, values, size, dialect)
+    positions: list[int] | None = None
+    ranked = all(name in _RANKED for name, _ in order)
+    first_group = not search and order[0] in _FIRST_GROUPS
+    bounded = not search and order[0][0] in _BOUNDED and order[0][1]
+    if parts.league_id is None and (ranked or first_group or bounded) and _busy(session, parts):
+        if ranked:
+            rows, positions = _ranked(session, parts, order, values, size, search, base)
+        elif first_group:
+            rows = _first_group(session, parts, order, values, size, dialect)
+        else:
+            rows = _bounded(session, parts, order, values, size, dialect)
     if rows is None:
         rows = _totalled(session, parts, order, values, search, base, size)
     shown = rows[:size]
-    positions = (
-        [row.position for row in shown] if search else list(range(base + 1, base + len(shown) + 1))
-    )
+    if positions is None:
+        positions = (
+            [row.position for row in shown]
+            if search
+            else list(range(base + 1, base + len(shown) + 1))
+        )
     after = None
     if len(rows) > size:
         last = shown[-1]
@@ -356,63 +365,164 @@ def _busy(session: DbSession, parts: Parts) -> bool:
     return (session.scalar(select(func.count()).select_from(held)) or 0) >= BUSY_RANGE
 
 
+def _last_here(rank: Any, parts: Parts) -> ColumnElement[bool]:
+    """Rows of result_ranks (`rank`) that are their player's last result in the range."""
+    later = aliased(ResultRank, name="later")
+    return and_(
+        period_totals.within(rank.finished_at, parts.start, parts.end),
+        ~exists().where(
+            later.player_id == rank.player_id,
+            later.seq > rank.seq,
+            period_totals.within(later.finished_at, parts.start, parts.end),
+        ),
+    )
+
+
 def _ranked(
     session: DbSession,
     parts: Parts,
     order: list[tuple[str, bool]],
     values: list | None,
     size: int,
-) -> list[Any]:
+    search: str,
+    base: int,
+) -> tuple[list[Any], list[int] | None]:
     """The page's rows ranked by rating or by name: each player's last result in the range, read
-    from the index in that order, then the totals of the page's players alone."""
-    rank, later = ResultRank, aliased(ResultRank, name="later")
+    from the index in that order, then the totals of the page's players alone; and, for a
+    search, each row's place, numbered in the same order up to the last row found."""
+    rank = ResultRank
     columns: dict[str, Any] = {"rating": rank.rating, "name_key": rank.name_key}
     by = [(columns[name], down) for name, down in order]
-    # A later result of the player's in the range would be their last, not this one.
-    last_here = ~exists().where(
-        later.player_id == rank.player_id,
-        later.seq > rank.seq,
-        period_totals.within(later.finished_at, parts.start, parts.end),
-    )
-    where = [period_totals.within(rank.finished_at, parts.start, parts.end), last_here]
+    sorted_by = [column.desc() if down else column.asc() for column, down in by]
+    where = [_last_here(rank, parts)]
     if values is not None:
         where.append(_after(by, values))
-    ids = list(
-        session.scalars(
-            select(rank.player_id)
-            .where(*where)
-            .order_by(*(column.desc() if down else column.asc() for column, down in by))
-            .limit(size + 1)
-        )
-    )
-    if not ids:
-        return []
+    read = select(rank.player_id, *(column for column, _ in by)).where(*where)
+    if search:
+        read = read.where(_contains(rank.name_key, search))
+    found = session.execute(read.order_by(*sorted_by).limit(size + 1)).all()
+    if not found:
+        return [], None
+    ids = [row.player_id for row in found]
     totals = _totals(parts, session.get_bind().dialect.name, ids)
-    found = {row.player_id: row for row in _named(session, totals)}
-    return [found[player_id] for player_id in ids]
+    named = {row.player_id: row for row in _named(session, totals)}
+    rows = [named[player_id] for player_id in ids]
+    if not search:
+        return rows, None
+    # Places count every row of the table, found or not: the rows after the cursor's up to the
+    # last one shown are numbered as the index reads them, and nothing past it is read.
+    shown = found[:size]
+    stretches = [
+        select(rank.player_id, *(column for column, _ in by)).where(_last_here(rank, parts), *part)
+        for part in _stretches(by, values, list(shown[-1][1:]))
+    ]
+    between = (stretches[0] if len(stretches) == 1 else union_all(*stretches)).subquery("between")
+    again = [(between.c[column.key], down) for column, down in by]
+    numbered = select(
+        between.c.player_id,
+        func.row_number()
+        .over(order_by=[column.desc() if down else column.asc() for column, down in again])
+        .label("place"),
+    ).subquery("numbered")
+    places = dict(
+        session.execute(
+            select(numbered.c.player_id, numbered.c.place).where(
+                numbered.c.player_id.in_([row.player_id for row in shown])
+            )
+        ).all()
+    )
+    return rows, [base + places[row.player_id] for row in shown]
 
 
-def _one_game(
-    session: DbSession, parts: Parts, values: list | None, size: int, dialect: str
+def _stretches(
+    order: list[tuple[Any, bool]], after: list | None, until: list | None
+) -> list[list[ColumnElement[bool]]]:
+    """The rows after `after` (from the first, when None) up to `until` included (to the last,
+    when None) in `order`, as conditions each of which is one range of the order's index: ORed
+    together, neither database can stop reading an index where the rows end."""
+    if not order:
+        # The row itself: past `after` it is not; up to `until` it is.
+        return [] if after is not None else [[]]
+    (column, descending), rest = order[0], order[1:]
+
+    def before(value: object) -> ColumnElement[bool]:
+        return column > value if descending else column < value
+
+    def beyond(value: object) -> ColumnElement[bool]:
+        return column < value if descending else column > value
+
+    if after is not None and until is not None and after[0] == until[0]:
+        return [[column == after[0], *part] for part in _stretches(rest, after[1:], until[1:])]
+    found: list[list[ColumnElement[bool]]] = []
+    if after is not None:
+        found += [[column == after[0], *part] for part in _stretches(rest, after[1:], None)]
+    between = [
+        *([beyond(after[0])] if after is not None else []),
+        *([before(until[0])] if until is not None else []),
+    ]
+    found.append(between)
+    if until is not None:
+        found += [[column == until[0], *part] for part in _stretches(rest, None, until[1:])]
+    return found
+
+
+# The orders whose first rows are the players on the least (or most) anyone can have in a range,
+# and what sets those players apart: one game, no win, no points, no game lost.
+_FIRST_GROUPS: dict[tuple[str, bool], Any] = {
+    ("games", False): 1,
+    ("wins", False): 0,
+    ("win_rate", False): 0.0,
+    ("points", False): 0,
+    ("win_rate", True): 1.0,
+}
+
+
+def _first_group(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+    dialect: str,
 ) -> list[Any] | None:
-    """The page's rows ranked by fewest games, while they are players with one game in the range:
-    nobody has fewer, so they come first, the better rated first, read from the index in that
-    order. None when the page reaches players with more games."""
-    if values is not None and values[0] != 1:
+    """The page's rows while they are the players on the least a range allows (one game, no
+    win, no points) or the most (every game won): nobody comes before them, and among them the
+    better rated come first, then the name, so they are read from each player's last result in
+    the range in the index of ratings. None when the page reaches past them."""
+    first = order[0]
+    if values is not None and values[0] != _FIRST_GROUPS[first]:
         return None
-    rank = ResultRank
-    later, earlier = aliased(ResultRank, name="later"), aliased(ResultRank, name="earlier")
-    here = period_totals.within(rank.finished_at, parts.start, parts.end)
-
-    def none(other: Any, beyond: ColumnElement[bool]) -> ColumnElement[bool]:
-        return ~exists().where(
-            other.player_id == rank.player_id,
-            beyond,
-            period_totals.within(other.finished_at, parts.start, parts.end),
+    rank, result = ResultRank, GameResult
+    apart: ColumnElement[bool]
+    if first[0] == "games":
+        earlier = aliased(ResultRank, name="earlier")
+        apart = ~exists().where(
+            earlier.player_id == rank.player_id,
+            earlier.seq < rank.seq,
+            period_totals.within(earlier.finished_at, parts.start, parts.end),
         )
-
+    else:
+        other = {
+            "points": result.points_won > 0,
+            "wins": result.won,
+            "win_rate": not_(result.won) if first[1] else result.won,
+        }[first[0]]
+        # Not NOT EXISTS: PostgreSQL would make it an anti-join and, expecting almost every
+        # player to have such a result, sum them all instead of walking the index; a look-up of
+        # one row is checked for each row read, and the walk stops at the page's end.
+        apart = (
+            select(literal(1))
+            .where(
+                result.player_id == rank.player_id,
+                period_totals.finished_within(parts.start, parts.end),
+                other,
+            )
+            .limit(1)
+            .scalar_subquery()
+            .is_(None)
+        )
     by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
-    where = [here, none(later, later.seq > rank.seq), none(earlier, earlier.seq < rank.seq)]
+    where = [_last_here(rank, parts), apart]
     if values is not None:
         where.append(_after(by, values[1:]))
     ids = list(
