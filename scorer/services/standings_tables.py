@@ -310,14 +310,14 @@ def summed_page(
     positions: list[int] | None = None
     ranked = all(name in _RANKED for name, _ in order)
     first_group = not search and order[0] in _FIRST_GROUPS
-    bounded = not search and order[0][0] in _BOUNDED and order[0][1]
+    bounded = order[0][0] in _BOUNDED and order[0][1]
     if parts.league_id is None and (ranked or first_group or bounded) and _busy(session, parts):
         if ranked:
             rows, positions = _ranked(session, parts, order, values, size, search, base)
         elif first_group:
             rows = _first_group(session, parts, order, values, size, dialect)
         else:
-            rows = _bounded(session, parts, order, values, size, dialect)
+            rows, positions = _bounded(session, parts, order, values, size, dialect, search, base)
     if rows is None:
         rows = _totalled(session, parts, order, values, search, base, size)
     shown = rows[:size]
@@ -547,19 +547,27 @@ def _bounded(
     values: list | None,
     size: int,
     dialect: str,
-) -> list[Any] | None:
+    search: str,
+    base: int,
+) -> tuple[list[Any] | None, list[int] | None]:
     """The page's rows ranked by most games, wins or points, from the players whose all-time
-    total (a bound on any range's) reaches the page; None when too many do.
+    total (a bound on any range's) reaches the page; and, for a search, each row's place. None
+    when too many players reach it.
 
-    A sample first: the players with the highest all-time totals not above the cursor's, summed
-    over the range. The page's last row in the sample holds a total `floor` that the page's last
-    row in the whole table cannot be below, as the sample is part of the table; so every row of
-    the page is a player whose all-time total is at least `floor`, and only those are summed.
+    A sample first: the players (found by the search, if any) with the highest all-time totals
+    not above the cursor's, summed over the range. The page's last row in the sample holds a
+    total `floor` that the page's last row in the whole table cannot be below, as the sample is
+    part of the table; so every row of the page is a player whose all-time total is at least
+    `floor`, and only those are summed. A row found by a search is numbered among every player
+    whose all-time total reaches the page's lowest: whoever comes before it is one of them.
     """
     name = order[0][0]
     kept = PeriodTotal
     bound = getattr(kept, name)
-    sample = select(kept.player_id).where(kept.period == periods.ALL_TIME)
+    candidates = select(kept.player_id).where(kept.period == periods.ALL_TIME)
+    if search:
+        candidates = candidates.where(_contains(kept.name_key, search))
+    sample = candidates
     if values is not None:
         sample = sample.where(bound <= values[0])
     sample = sample.order_by(bound.desc(), kept.rating.desc(), kept.name_key).limit(4 * (size + 1))
@@ -570,19 +578,79 @@ def _bounded(
     if values is not None:
         read = read.where(_after(by, values))
     floor = session.scalar(read.offset(size).limit(1))
+    if search and floor is not None:
+        # Whoever comes before a row of the page is at least at the floor too: the page and its
+        # places are read from those players' totals alone, in one statement.
+        everyone = _reaching(
+            session,
+            select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= floor),
+            kept.name_key,
+        )
+        if everyone is None:
+            return None, None
+        bounded = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+        return _totalled(session, parts, order, values, search, base, size, bounded), None
     if floor is None:
-        return None
-    reaching = select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= floor)
-    many = select(func.count()).select_from(reaching.limit(BOUNDED_PLAYERS + 1).subquery())
+        # Too few in the sample to bound the page: it may hold every candidate left, as when a
+        # search finds few.
+        floor = 0
+    reaching = _reaching(session, candidates.where(bound >= floor), kept.name_key)
+    if reaching is None:
+        return None, None
+    rows = _page_of(session, parts, order, values, size, dialect, reaching)
+    if not search or not rows:
+        return rows, None
+    shown = rows[:size]
+    everyone = select(kept.player_id).where(
+        kept.period == periods.ALL_TIME, bound >= getattr(shown[-1], name)
+    )
+    around = _reaching(session, everyone, kept.name_key)
+    if around is None:
+        return None, None
+    totals = _totals(parts, dialect, select(around.c.player_id), around)
+    columns = _columns(totals)
+    by = [(columns[key], down) for key, down in order]
+    numbered = select(
+        totals.c.player_id,
+        func.row_number()
+        .over(order_by=[column.desc() if down else column.asc() for column, down in by])
+        .label("place"),
+    )
+    if values is not None:
+        numbered = numbered.where(_after(by, values))
+    places = numbered.subquery("numbered")
+    found = dict(
+        session.execute(
+            select(places.c.player_id, places.c.place).where(
+                places.c.player_id.in_([row.player_id for row in shown])
+            )
+        ).all()
+    )
+    return rows, [base + found[row.player_id] for row in shown]
+
+
+def _reaching(session: DbSession, players: Select, name_key: Any) -> Any | None:
+    """`players` (ids of all-time rows) with their names' keys, read once; None when there are
+    more than BOUNDED_PLAYERS of them."""
+    many = select(func.count()).select_from(players.limit(BOUNDED_PLAYERS + 1).subquery())
     if (session.scalar(many) or 0) > BOUNDED_PLAYERS:
         return None
-    # Read once, with the names' keys their all-time rows hold.
-    named = (
-        reaching.add_columns(kept.name_key.label("name_key"))
-        .cte("reaching")
-        .prefix_with("MATERIALIZED")
+    return (
+        players.add_columns(name_key.label("name_key")).cte("reaching").prefix_with("MATERIALIZED")
     )
-    totals = _totals(parts, dialect, select(named.c.player_id), named)
+
+
+def _page_of(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+    dialect: str,
+    reaching: Any,
+) -> list[Any]:
+    """The page after the cursor's row of the totals of the players in `reaching`."""
+    totals = _totals(parts, dialect, select(reaching.c.player_id), reaching)
     columns = _columns(totals)
     by = [(columns[key], down) for key, down in order]
     read = select(totals).order_by(*(c.desc() if down else c for c, down in by))
@@ -601,10 +669,13 @@ def _totalled(
     search: str,
     base: int,
     size: int,
+    totals: FromClause | None = None,
 ) -> list[Any]:
-    """The page's rows of every player's totals: the first `size` after the cursor's row, or the
-    rows a search finds, each numbered in the whole table."""
-    totals = _totals(parts, session.get_bind().dialect.name)
+    """The page's rows of every player's totals (or of `totals`, when given, which must hold
+    every row up to the page's last): the first `size` after the cursor's row, or the rows a
+    search finds, each numbered in the whole table."""
+    if totals is None:
+        totals = _totals(parts, session.get_bind().dialect.name)
     columns = _columns(totals)
     by = [(columns[name], down) for name, down in order]
     read: Select
@@ -676,7 +747,12 @@ def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | Compou
             kept.hands_won.label("hands_won"),
             kept.last_seq.label("last"),
             kept.rating.label("rating"),
-        ).where(kept.period.in_(parts.keys))
+        ).where(
+            kept.period.in_(parts.keys),
+            # The same rows as a range of a player's index, which PostgreSQL reads from the
+            # first key on instead of reading every period of the player's and filtering.
+            kept.period.between(min(parts.keys), max(parts.keys)),
+        )
         if player_ids is not None:
             rows = rows.where(kept.player_id.in_(player_ids))
         pieces.append(rows)
