@@ -7,15 +7,16 @@ search reads on until it has found a page, then numbers the rows up to the last 
 
 Other ranges of days are summed from the kept years and months they hold whole and the results at
 their edges. A busy range ranked by rating or by name reads each player's last result in the range
-from an index in that order (result_ranks) and sums the page's players alone; searched in those
-orders, it reads on in the index until it has found a page, then numbers the rows up to the last
-one found, so a search costs in proportion to how far into the table its page lies. Ranked by most
-games, wins or points, it sums only the players whose all-time total can reach the page. Where an
-order's first rows are the players on the least a range allows (one game, no win, no points) or
-the most (every game won, by win rate), those players are read the same way as by rating, for as
-long as the page holds only them. Any other page (past those players, or searched in another
-order), a quiet range and a league's table (summed from its own games' results) sum every player
-in one statement: they cost in proportion to the rows summed.
+from an index in that order (result_ranks) and sums the page's players alone; searched, it reads on
+in that index until it has found a page, then numbers the rows up to the last one found, so a
+search costs in proportion to how far into the table its page lies. Ranked by most games, wins or
+points, it sums only the players whose all-time total can reach the page, searched or not: whoever
+comes before a row found is one of them too. Where an order's first rows are the players on the
+least a range allows (one game, no win, no points) or the most (every game won, by win rate),
+those players are read the same way as by rating, for as long as the page holds only them. Any
+other page (past those players, or searched in another order), a quiet range and a league's table
+(summed from its own games' results) sum every player in one statement: they cost in proportion
+to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -289,11 +290,11 @@ def summed_page(
     Ranked by rating or by name, a busy range of days is read from each player's last result in
     it, in that order (result_ranks), and only the page's players are summed; a search numbers
     the rows up to the last one found (_ranked). Ranked by most games, wins or points, only the
-    players whose all-time total can reach the page are summed (_bounded); by fewest games, wins
-    or points, lowest win rate or highest, the players on the least or the most a range allows
-    come first (_first_group). Otherwise every player's totals are summed: a page keeps the first
-    `size` rows after the cursor's row, and a search numbers the whole table to give each row
-    found its place.
+    players whose all-time total can reach the page are summed, and numbered for a search
+    (_bounded); by fewest games, wins or points, lowest win rate or highest, the players on the
+    least or the most a range allows come first (_first_group). Otherwise every player's totals
+    are summed: a page keeps the first `size` rows after the cursor's row, and a search numbers
+    the whole table to give each row found its place.
     """
     order = _summed_order(sort, descending)
     # The cursor names its order, and holds the last row shown with its place.
