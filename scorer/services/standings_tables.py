@@ -439,8 +439,8 @@ def _stretches(
     order: list[tuple[Any, bool]], after: list | None, until: list | None
 ) -> list[list[ColumnElement[bool]]]:
     """The rows after `after` (from the first, when None) up to `until` included (to the last,
-    when None) in `order`, as conditions each of which is one range of the order's index: ORed
-    together, neither database can stop reading an index where the rows end."""
+    when None) in `order`, as lists of conditions each of which is one range of the order's
+    index: ORed into one condition, neither database would know where in the index to stop."""
     if not order:
         # The row itself: past `after` it is not; up to `until` it is.
         return [] if after is not None else [[]]
@@ -589,7 +589,9 @@ def _bounded(
         )
         if everyone is None:
             return None, None
-        bounded = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+        summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+        # Rows below the floor come after the whole page: they need no number.
+        bounded = select(summed).where(summed.c[name] >= floor).subquery("bounded")
         return _totalled(session, parts, order, values, search, base, size, bounded), None
     if floor is None:
         # Too few in the sample to bound the page: it may hold every candidate left, as when a
@@ -754,7 +756,9 @@ def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | Compou
             # first key on instead of reading every period of the player's and filtering.
             kept.period.between(min(parts.keys), max(parts.keys)),
         )
-        if player_ids is not None:
+        if isinstance(player_ids, FromClause):
+            rows = rows.join(player_ids, player_ids.c.player_id == kept.player_id)
+        elif player_ids is not None:
             rows = rows.where(kept.player_id.in_(player_ids))
         pieces.append(rows)
     for start, end in parts.edges:
@@ -769,7 +773,9 @@ def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | Compou
         ).where(period_totals.finished_within(start, end))
         if parts.league_id is not None:
             edge = edge.where(result.game_id.in_(_league_games(parts.league_id)))
-        if player_ids is not None:
+        if isinstance(player_ids, FromClause):
+            edge = edge.join(player_ids, player_ids.c.player_id == result.player_id)
+        elif player_ids is not None:
             edge = edge.where(result.player_id.in_(player_ids))
         pieces.append(edge)
     return pieces[0] if len(pieces) == 1 else union_all(*pieces)
@@ -784,7 +790,9 @@ def _totals(
     """Each player's totals (of `player_ids` alone, when given): games, wins, points, hands won,
     the rating and the seq of the result it is read from, and the name's key (from `names`, a
     player_id and name_key of each player, when given; else from players)."""
-    every = _pieces(parts, player_ids).subquery("pieces")
+    # Joined to `names`, whose players are each there once, rather than looked up in it: PostgreSQL
+    # would first make the players unique again for each piece.
+    every = _pieces(parts, player_ids if names is None else names).subquery("pieces")
     sums = [
         func.sum(every.c.games).label("games"),
         func.sum(every.c.wins).label("wins"),
