@@ -600,7 +600,7 @@ def _bounded(
     reaching = _reaching(session, candidates.where(bound >= floor), kept.name_key)
     if reaching is None:
         return None, None
-    rows = _page_of(session, parts, order, values, size, dialect, reaching)
+    rows = _page_of(session, parts, order, values, size, dialect, reaching, floor)
     if not search or not rows:
         return rows, None
     shown = rows[:size]
@@ -651,12 +651,18 @@ def _page_of(
     size: int,
     dialect: str,
     reaching: Any,
+    floor: object,
 ) -> list[Any]:
-    """The page after the cursor's row of the totals of the players in `reaching`."""
+    """The page after the cursor's row of the totals of the players in `reaching`; a row below
+    `floor` in the order's column cannot reach the page, and is not sorted."""
     totals = _totals(parts, dialect, select(reaching.c.player_id), reaching)
     columns = _columns(totals)
     by = [(columns[key], down) for key, down in order]
-    read = select(totals).order_by(*(c.desc() if down else c for c, down in by))
+    read = (
+        select(totals)
+        .where(columns[order[0][0]] >= floor)
+        .order_by(*(c.desc() if down else c for c, down in by))
+    )
     if values is not None:
         read = read.where(_after(by, values))
     page = read.limit(size + 1).subquery("page")
