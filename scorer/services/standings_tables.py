@@ -13,10 +13,10 @@ search costs in proportion to how far into the table its page lies. Ranked by mo
 points, it sums only the players whose all-time total can reach the page, searched or not: whoever
 comes before a row found is one of them too. Where an order's first rows are the players on the
 least a range allows (one game, no win, no points) or the most (every game won, by win rate),
-those players are read the same way as by rating, for as long as the page holds only them. Any
-other page (past those players, or searched in another order), a quiet range and a league's table
-(summed from its own games' results) sum every player in one statement: they cost in proportion
-to the rows summed.
+those players are read the same way as by rating, searched or not, for as long as the page holds
+only them. Any other page (past those players, or too far down for the all-time bound), a quiet
+range and a league's table (summed from its own games' results) sum every player in one
+statement: they cost in proportion to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -24,6 +24,7 @@ name's key (unique, so no two rows tie).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -292,9 +293,10 @@ def summed_page(
     the rows up to the last one found (_ranked). Ranked by most games, wins or points, only the
     players whose all-time total can reach the page are summed, and numbered for a search
     (_bounded); by fewest games, wins or points, lowest win rate or highest, the players on the
-    least or the most a range allows come first (_first_group). Otherwise every player's totals
-    are summed: a page keeps the first `size` rows after the cursor's row, and a search numbers
-    the whole table to give each row found its place.
+    least or the most a range allows come first, and are numbered among themselves for a search
+    (_first_group). Otherwise every player's totals are summed: a page keeps the first `size`
+    rows after the cursor's row, and a search numbers the whole table to give each row found its
+    place.
     """
     order = _summed_order(sort, descending)
     # The cursor names its order, and holds the last row shown with its place.
@@ -310,13 +312,15 @@ def summed_page(
     rows: list[Any] | None = None
     positions: list[int] | None = None
     ranked = all(name in _RANKED for name, _ in order)
-    first_group = not search and order[0] in _FIRST_GROUPS
+    first_group = order[0] in _FIRST_GROUPS
     bounded = order[0][0] in _BOUNDED and order[0][1]
     if parts.league_id is None and (ranked or first_group or bounded) and _busy(session, parts):
         if ranked:
             rows, positions = _ranked(session, parts, order, values, size, search, base)
         elif first_group:
-            rows = _first_group(session, parts, order, values, size, dialect)
+            rows, positions = _first_group(
+                session, parts, order, values, size, dialect, search, base
+            )
         else:
             rows, positions = _bounded(session, parts, order, values, size, dialect, search, base)
     if rows is None:
@@ -410,11 +414,24 @@ def _ranked(
     rows = [named[player_id] for player_id in ids]
     if not search:
         return rows, None
-    # Places count every row of the table, found or not: the rows after the cursor's up to the
-    # last one shown are numbered as the index reads them, and nothing past it is read.
-    shown = found[:size]
+    return rows, _places(session, [_last_here(rank, parts)], by, values, found[:size], base)
+
+
+def _places(
+    session: DbSession,
+    where: list[ColumnElement[bool]],
+    by: list[tuple[Any, bool]],
+    values: list | None,
+    shown: Sequence[Any],
+    base: int,
+) -> list[int]:
+    """The place of each row `shown` (player_id, then its values in `by`, read from result_ranks
+    where `where` holds, after the cursor's `values`), counting every such row, found by a
+    search or not: the rows after the cursor's up to the last one shown are numbered as the
+    index reads them, and nothing past it is read."""
+    rank = ResultRank
     stretches = [
-        select(rank.player_id, *(column for column, _ in by)).where(_last_here(rank, parts), *part)
+        select(rank.player_id, *(column for column, _ in by)).where(*where, *part)
         for part in _stretches(by, values, list(shown[-1][1:]))
     ]
     between = (stretches[0] if len(stretches) == 1 else union_all(*stretches)).subquery("between")
@@ -432,7 +449,7 @@ def _ranked(
             )
         ).all()
     )
-    return rows, [base + places[row.player_id] for row in shown]
+    return [base + places[row.player_id] for row in shown]
 
 
 def _stretches(
@@ -485,14 +502,17 @@ def _first_group(
     values: list | None,
     size: int,
     dialect: str,
-) -> list[Any] | None:
+    search: str,
+    base: int,
+) -> tuple[list[Any] | None, list[int] | None]:
     """The page's rows while they are the players on the least a range allows (one game, no
     win, no points) or the most (every game won): nobody comes before them, and among them the
     better rated come first, then the name, so they are read from each player's last result in
-    the range in the index of ratings. None when the page reaches past them."""
+    the range in the index of ratings; and, for a search, each row's place. None when the page
+    reaches past them."""
     first = order[0]
     if values is not None and values[0] != _FIRST_GROUPS[first]:
-        return None
+        return None, None
     rank, result = ResultRank, GameResult
     apart: ColumnElement[bool]
     if first[0] == "games":
@@ -523,22 +543,24 @@ def _first_group(
             .is_(None)
         )
     by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
-    where = [_last_here(rank, parts), apart]
-    if values is not None:
-        where.append(_after(by, values[1:]))
-    ids = list(
-        session.scalars(
-            select(rank.player_id)
-            .where(*where)
-            .order_by(rank.rating.desc(), rank.name_key)
-            .limit(size + 1)
-        )
-    )
-    if len(ids) <= size:
-        return None
+    kept = [_last_here(rank, parts), apart]
+    after = None if values is None else values[1:]
+    read = select(rank.player_id, rank.rating, rank.name_key).where(*kept)
+    if after is not None:
+        read = read.where(_after(by, after))
+    if search:
+        read = read.where(_contains(rank.name_key, search))
+    found = session.execute(read.order_by(rank.rating.desc(), rank.name_key).limit(size + 1)).all()
+    if len(found) <= size:
+        return None, None
+    ids = [row.player_id for row in found]
     totals = _totals(parts, dialect, ids)
-    found = {row.player_id: row for row in _named(session, totals)}
-    return [found[player_id] for player_id in ids]
+    named = {row.player_id: row for row in _named(session, totals)}
+    rows = [named[player_id] for player_id in ids]
+    if not search:
+        return rows, None
+    # Whoever comes before a row found is one of these players too.
+    return rows, _places(session, kept, by, after, found[:size], base)
 
 
 def _bounded(

@@ -285,6 +285,20 @@ def test_the_players_on_the_least_or_the_most_come_first_read_in_order(
     assert [row.player_id for row in found] == [row.player_id for row in expected]
     assert [row.position for row in found] == list(range(1, len(expected) + 1))
 
+    # Searched, each row found keeps its place among them all.
+    places = {row.player_id: place for place, row in enumerate(expected, 1)}
+    searched = [row.player_id for row in expected if "a" in row.name_key]
+    with monkeypatch.context() as patched:
+        refuse_to_sum_everyone(patched)
+        page = standings.standings_page(
+            session, span, sort=sort, descending=descending, search="a", size=2
+        )
+    assert [row.player_id for row in page.items] == searched[:2]
+    assert [row.position for row in page.items] == [places[i] for i in searched[:2]]
+    found = pages_of(session, span, sort, descending, 2, "a")
+    assert [row.player_id for row in found] == searched
+    assert [row.position for row in found] == [places[i] for i in searched]
+
 
 @pytest.mark.parametrize(
     ("sort", "descending"),
