@@ -18,11 +18,11 @@ year" is an empty table; a year and a month with games are asked for as dates. T
 no table between requests: the first request for a range of days does what every later one does.
 
     .venv/bin/python benchmarks/lists.py [--database sqlite|postgresql://...] [--runs 15]
-        [--keep FILE] [--reuse]
+        [--keep FILE] [--reuse] [--only WORDS]
 
 With PostgreSQL the data goes into the schema `bench_lists`, or --schema NAME (made again unless
 --reuse finds it filled); with SQLite --keep FILE keeps the database, and --reuse reads FILE
-instead of building.
+instead of building. --only WORDS measures only the lists whose name holds WORDS.
 
 Budget: every page and API list answers within 100 ms median on PostgreSQL and 300 ms on SQLite,
 with a body of at most 200 KB.
@@ -411,8 +411,9 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
     # kept per period, a page of rows back. The games were played from January 2022 to November
     # 2023, so "this year" is empty; a year and a month with games are asked for as dates. Dates
     # across months (85,000 players) are read in each order the page offers: by wins (the page's
-    # first order), by rating and by name (each player's last result in the range), fewest games
-    # first and a search (every player of the range summed).
+    # first order), by rating and by name (each player's last result in the range), fewest games,
+    # fewest wins, fewest points and by win rate both ways (the players on the least or the most a
+    # range allows come first), and a search.
     lists += [
         ("Standings, all time by wins", "GET", "/standings/", None, {}),
         ("Standings, all time by rating", "GET", "/standings/?sort=rating", None, {}),
@@ -466,6 +467,34 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
             "Standings, those 15 months, fewest games first",
             "GET",
             "/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=games&order=asc",
+            None,
+            {},
+        ),
+        (
+            "Standings, those 15 months by win rate",
+            "GET",
+            "/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=win_rate",
+            None,
+            {},
+        ),
+        (
+            "Standings, those 15 months, lowest win rate",
+            "GET",
+            "/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=win_rate&order=asc",
+            None,
+            {},
+        ),
+        (
+            "Standings, those 15 months, fewest wins",
+            "GET",
+            "/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=wins&order=asc",
+            None,
+            {},
+        ),
+        (
+            "Standings, those 15 months, fewest points",
+            "GET",
+            "/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=points&order=asc",
             None,
             {},
         ),
@@ -531,6 +560,9 @@ def main() -> int:
     parser.add_argument("--reuse", action="store_true", help="use the data already there")
     parser.add_argument("--schema", default=SCHEMA, help="PostgreSQL: the schema to fill")
     parser.add_argument("--scale", type=float, default=1.0, help="a share of the sizes, to try")
+    parser.add_argument(
+        "--only", default="", help="measure only the lists whose name holds this (any case)"
+    )
     options = parser.parse_args()
     global PLAYERS, GAMES, LEAGUES
     PLAYERS, GAMES, LEAGUES = (
@@ -579,6 +611,10 @@ def main() -> int:
 
         client = app.test_client()
         lists, others = targets(app)
+        if options.only:
+            wanted = options.only.lower()
+            lists = [target for target in lists if wanted in target[0].lower()]
+            others = [target for target in others if wanted in target[0].lower()]
         budget = BUDGET_MS[dialect]
         print(f"\n{dialect}: budget {budget} ms median, {BUDGET_BYTES // 1024} KB")
         print(f"{'list':<44} {'median':>8} {'slowest':>8} {'KB':>9} {'SQL':>4}")

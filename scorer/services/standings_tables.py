@@ -7,11 +7,16 @@ search reads on until it has found a page, then numbers the rows up to the last 
 
 Other ranges of days are summed from the kept years and months they hold whole and the results at
 their edges. A busy range ranked by rating or by name reads each player's last result in the range
-from an index in that order (result_ranks) and sums the page's players alone; ranked by most games,
-wins or points, it sums only the players whose all-time total can reach the page; by fewest games,
-the players with one game in the range come first, read the same way as by rating. Any other
-order, a search, a quiet range and a league's table (summed from its own games' results) sum every
-player in one statement: they cost in proportion to the rows summed.
+from an index in that order (result_ranks) and sums the page's players alone; searched, it reads on
+in that index until it has found a page, then numbers the rows up to the last one found, so a
+search costs in proportion to how far into the table its page lies. Ranked by most games, wins or
+points, it sums only the players whose all-time total can reach the page, searched or not: whoever
+comes before a row found is one of them too. Where an order's first rows are the players on the
+least a range allows (one game, no win, no points) or the most (every game won, by win rate),
+those players are read the same way as by rating, searched or not, for as long as the page holds
+only them. Any other page (past those players, or too far down for the all-time bound), a quiet
+range and a league's table (summed from its own games' results) sum every player in one
+statement: they cost in proportion to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -19,6 +24,7 @@ name's key (unique, so no two rows tie).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -283,11 +289,14 @@ def summed_page(
     the whole table.
 
     Ranked by rating or by name, a busy range of days is read from each player's last result in
-    it, in that order (result_ranks), and only the page's players are summed. Ranked by most
-    games, wins or points, only the players whose all-time total can reach the page are summed
-    (_bounded); by fewest games, the players with one game in the range come first (_one_game).
-    Otherwise every player's totals are summed: a page keeps the first `size` rows
-    after the cursor's row, and a search numbers the whole table to give each row found its place.
+    it, in that order (result_ranks), and only the page's players are summed; a search numbers
+    the rows up to the last one found (_ranked). Ranked by most games, wins or points, only the
+    players whose all-time total can reach the page are summed, and numbered for a search
+    (_bounded); by fewest games, wins or points, lowest win rate or highest, the players on the
+    least or the most a range allows come first, and are numbered among themselves for a search
+    (_first_group). Otherwise every player's totals are summed: a page keeps the first `size`
+    rows after the cursor's row, and a search numbers the whole table to give each row found its
+    place.
     """
     order = _summed_order(sort, descending)
     # The cursor names its order, and holds the last row shown with its place.
@@ -301,23 +310,28 @@ def summed_page(
         )
     dialect = session.get_bind().dialect.name
     rows: list[Any] | None = None
-    if not search and parts.league_id is None:
-        ranked = all(name in _RANKED for name, _ in order)
-        bounded = order[0][0] in _BOUNDED and order[0][1]
-        fewest = order[0] == ("games", False)
-        if (ranked or bounded or fewest) and _busy(session, parts):
-            if ranked:
-                rows = _ranked(session, parts, order, values, size)
-            elif bounded:
-                rows = _bounded(session, parts, order, values, size, dialect)
-            else:
-                rows = _one_game(session, parts, values, size, dialect)
+    positions: list[int] | None = None
+    ranked = all(name in _RANKED for name, _ in order)
+    first_group = order[0] in _FIRST_GROUPS
+    bounded = order[0][0] in _BOUNDED and order[0][1]
+    if parts.league_id is None and (ranked or first_group or bounded) and _busy(session, parts):
+        if ranked:
+            rows, positions = _ranked(session, parts, order, values, size, search, base)
+        elif first_group:
+            rows, positions = _first_group(
+                session, parts, order, values, size, dialect, search, base
+            )
+        else:
+            rows, positions = _bounded(session, parts, order, values, size, dialect, search, base)
     if rows is None:
         rows = _totalled(session, parts, order, values, search, base, size)
     shown = rows[:size]
-    positions = (
-        [row.position for row in shown] if search else list(range(base + 1, base + len(shown) + 1))
-    )
+    if positions is None:
+        positions = (
+            [row.position for row in shown]
+            if search
+            else list(range(base + 1, base + len(shown) + 1))
+        )
     after = None
     if len(rows) > size:
         last = shown[-1]
@@ -356,78 +370,197 @@ def _busy(session: DbSession, parts: Parts) -> bool:
     return (session.scalar(select(func.count()).select_from(held)) or 0) >= BUSY_RANGE
 
 
+def _last_here(rank: Any, parts: Parts) -> ColumnElement[bool]:
+    """Rows of result_ranks (`rank`) that are their player's last result in the range."""
+    later = aliased(ResultRank, name="later")
+    return and_(
+        period_totals.within(rank.finished_at, parts.start, parts.end),
+        ~exists().where(
+            later.player_id == rank.player_id,
+            later.seq > rank.seq,
+            period_totals.within(later.finished_at, parts.start, parts.end),
+        ),
+    )
+
+
 def _ranked(
     session: DbSession,
     parts: Parts,
     order: list[tuple[str, bool]],
     values: list | None,
     size: int,
-) -> list[Any]:
+    search: str,
+    base: int,
+) -> tuple[list[Any], list[int] | None]:
     """The page's rows ranked by rating or by name: each player's last result in the range, read
-    from the index in that order, then the totals of the page's players alone."""
-    rank, later = ResultRank, aliased(ResultRank, name="later")
+    from the index in that order, then the totals of the page's players alone; and, for a
+    search, each row's place, numbered in the same order up to the last row found."""
+    rank = ResultRank
     columns: dict[str, Any] = {"rating": rank.rating, "name_key": rank.name_key}
     by = [(columns[name], down) for name, down in order]
-    # A later result of the player's in the range would be their last, not this one.
-    last_here = ~exists().where(
-        later.player_id == rank.player_id,
-        later.seq > rank.seq,
-        period_totals.within(later.finished_at, parts.start, parts.end),
-    )
-    where = [period_totals.within(rank.finished_at, parts.start, parts.end), last_here]
+    sorted_by = [column.desc() if down else column.asc() for column, down in by]
+    where = [_last_here(rank, parts)]
     if values is not None:
         where.append(_after(by, values))
-    ids = list(
-        session.scalars(
-            select(rank.player_id)
-            .where(*where)
-            .order_by(*(column.desc() if down else column.asc() for column, down in by))
-            .limit(size + 1)
-        )
-    )
-    if not ids:
-        return []
+    read = select(rank.player_id, *(column for column, _ in by)).where(*where)
+    if search:
+        read = read.where(_contains(rank.name_key, search))
+    found = session.execute(read.order_by(*sorted_by).limit(size + 1)).all()
+    if not found:
+        return [], None
+    ids = [row.player_id for row in found]
     totals = _totals(parts, session.get_bind().dialect.name, ids)
-    found = {row.player_id: row for row in _named(session, totals)}
-    return [found[player_id] for player_id in ids]
+    named = {row.player_id: row for row in _named(session, totals)}
+    rows = [named[player_id] for player_id in ids]
+    if not search:
+        return rows, None
+    return rows, _places(session, [_last_here(rank, parts)], by, values, found[:size], base)
 
 
-def _one_game(
-    session: DbSession, parts: Parts, values: list | None, size: int, dialect: str
-) -> list[Any] | None:
-    """The page's rows ranked by fewest games, while they are players with one game in the range:
-    nobody has fewer, so they come first, the better rated first, read from the index in that
-    order. None when the page reaches players with more games."""
-    if values is not None and values[0] != 1:
-        return None
+def _places(
+    session: DbSession,
+    where: list[ColumnElement[bool]],
+    by: list[tuple[Any, bool]],
+    values: list | None,
+    shown: Sequence[Any],
+    base: int,
+) -> list[int]:
+    """The place of each row `shown` (player_id, then its values in `by`, read from result_ranks
+    where `where` holds, after the cursor's `values`), counting every such row, found by a
+    search or not: the rows after the cursor's up to the last one shown are numbered as the
+    index reads them, and nothing past it is read."""
     rank = ResultRank
-    later, earlier = aliased(ResultRank, name="later"), aliased(ResultRank, name="earlier")
-    here = period_totals.within(rank.finished_at, parts.start, parts.end)
-
-    def none(other: Any, beyond: ColumnElement[bool]) -> ColumnElement[bool]:
-        return ~exists().where(
-            other.player_id == rank.player_id,
-            beyond,
-            period_totals.within(other.finished_at, parts.start, parts.end),
-        )
-
-    by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
-    where = [here, none(later, later.seq > rank.seq), none(earlier, earlier.seq < rank.seq)]
-    if values is not None:
-        where.append(_after(by, values[1:]))
-    ids = list(
-        session.scalars(
-            select(rank.player_id)
-            .where(*where)
-            .order_by(rank.rating.desc(), rank.name_key)
-            .limit(size + 1)
-        )
+    stretches = [
+        select(rank.player_id, *(column for column, _ in by)).where(*where, *part)
+        for part in _stretches(by, values, list(shown[-1][1:]))
+    ]
+    between = (stretches[0] if len(stretches) == 1 else union_all(*stretches)).subquery("between")
+    again = [(between.c[column.key], down) for column, down in by]
+    numbered = select(
+        between.c.player_id,
+        func.row_number()
+        .over(order_by=[column.desc() if down else column.asc() for column, down in again])
+        .label("place"),
+    ).subquery("numbered")
+    places = dict(
+        session.execute(
+            select(numbered.c.player_id, numbered.c.place).where(
+                numbered.c.player_id.in_([row.player_id for row in shown])
+            )
+        ).all()
     )
-    if len(ids) <= size:
-        return None
+    return [base + places[row.player_id] for row in shown]
+
+
+def _stretches(
+    order: list[tuple[Any, bool]], after: list | None, until: list | None
+) -> list[list[ColumnElement[bool]]]:
+    """The rows after `after` (from the first, when None) up to `until` included (to the last,
+    when None) in `order`, as lists of conditions each of which is one range of the order's
+    index: ORed into one condition, neither database would know where in the index to stop."""
+    if not order:
+        # The row itself: past `after` it is not; up to `until` it is.
+        return [] if after is not None else [[]]
+    (column, descending), rest = order[0], order[1:]
+
+    def before(value: object) -> ColumnElement[bool]:
+        return column > value if descending else column < value
+
+    def beyond(value: object) -> ColumnElement[bool]:
+        return column < value if descending else column > value
+
+    if after is not None and until is not None and after[0] == until[0]:
+        return [[column == after[0], *part] for part in _stretches(rest, after[1:], until[1:])]
+    found: list[list[ColumnElement[bool]]] = []
+    if after is not None:
+        found += [[column == after[0], *part] for part in _stretches(rest, after[1:], None)]
+    between = [
+        *([beyond(after[0])] if after is not None else []),
+        *([before(until[0])] if until is not None else []),
+    ]
+    found.append(between)
+    if until is not None:
+        found += [[column == until[0], *part] for part in _stretches(rest, None, until[1:])]
+    return found
+
+
+# The orders whose first rows are the players on the least (or most) anyone can have in a range,
+# and what sets those players apart: one game, no win, no points, no game lost.
+_FIRST_GROUPS: dict[tuple[str, bool], Any] = {
+    ("games", False): 1,
+    ("wins", False): 0,
+    ("win_rate", False): 0.0,
+    ("points", False): 0,
+    ("win_rate", True): 1.0,
+}
+
+
+def _first_group(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+    dialect: str,
+    search: str,
+    base: int,
+) -> tuple[list[Any] | None, list[int] | None]:
+    """The page's rows while they are the players on the least a range allows (one game, no
+    win, no points) or the most (every game won): nobody comes before them, and among them the
+    better rated come first, then the name, so they are read from each player's last result in
+    the range in the index of ratings; and, for a search, each row's place. None when the page
+    reaches past them."""
+    first = order[0]
+    if values is not None and values[0] != _FIRST_GROUPS[first]:
+        return None, None
+    rank, result = ResultRank, GameResult
+    apart: ColumnElement[bool]
+    if first[0] == "games":
+        earlier = aliased(ResultRank, name="earlier")
+        apart = ~exists().where(
+            earlier.player_id == rank.player_id,
+            earlier.seq < rank.seq,
+            period_totals.within(earlier.finished_at, parts.start, parts.end),
+        )
+    else:
+        other = {
+            "points": result.points_won > 0,
+            "wins": result.won,
+            "win_rate": not_(result.won) if first[1] else result.won,
+        }[first[0]]
+        # Not NOT EXISTS: PostgreSQL would make it an anti-join and, expecting almost every
+        # player to have such a result, sum them all instead of walking the index; a look-up of
+        # one row is checked for each row read, and the walk stops at the page's end.
+        apart = (
+            select(literal(1))
+            .where(
+                result.player_id == rank.player_id,
+                period_totals.finished_within(parts.start, parts.end),
+                other,
+            )
+            .limit(1)
+            .scalar_subquery()
+            .is_(None)
+        )
+    by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
+    kept = [_last_here(rank, parts), apart]
+    after = None if values is None else values[1:]
+    read = select(rank.player_id, rank.rating, rank.name_key).where(*kept)
+    if after is not None:
+        read = read.where(_after(by, after))
+    if search:
+        read = read.where(_contains(rank.name_key, search))
+    found = session.execute(read.order_by(rank.rating.desc(), rank.name_key).limit(size + 1)).all()
+    if len(found) <= size:
+        return None, None
+    ids = [row.player_id for row in found]
     totals = _totals(parts, dialect, ids)
-    found = {row.player_id: row for row in _named(session, totals)}
-    return [found[player_id] for player_id in ids]
+    named = {row.player_id: row for row in _named(session, totals)}
+    rows = [named[player_id] for player_id in ids]
+    if not search:
+        return rows, None
+    # Whoever comes before a row found is one of these players too.
+    return rows, _places(session, kept, by, after, found[:size], base)
 
 
 def _bounded(
@@ -437,19 +570,27 @@ def _bounded(
     values: list | None,
     size: int,
     dialect: str,
-) -> list[Any] | None:
+    search: str,
+    base: int,
+) -> tuple[list[Any] | None, list[int] | None]:
     """The page's rows ranked by most games, wins or points, from the players whose all-time
-    total (a bound on any range's) reaches the page; None when too many do.
+    total (a bound on any range's) reaches the page; and, for a search, each row's place. None
+    when too many players reach it.
 
-    A sample first: the players with the highest all-time totals not above the cursor's, summed
-    over the range. The page's last row in the sample holds a total `floor` that the page's last
-    row in the whole table cannot be below, as the sample is part of the table; so every row of
-    the page is a player whose all-time total is at least `floor`, and only those are summed.
+    A sample first: the players (found by the search, if any) with the highest all-time totals
+    not above the cursor's, summed over the range. The page's last row in the sample holds a
+    total `floor` that the page's last row in the whole table cannot be below, as the sample is
+    part of the table; so every row of the page is a player whose all-time total is at least
+    `floor`, and only those are summed. A row found by a search is numbered among every player
+    whose all-time total reaches the page's lowest: whoever comes before it is one of them.
     """
     name = order[0][0]
     kept = PeriodTotal
     bound = getattr(kept, name)
-    sample = select(kept.player_id).where(kept.period == periods.ALL_TIME)
+    candidates = select(kept.player_id).where(kept.period == periods.ALL_TIME)
+    if search:
+        candidates = candidates.where(_contains(kept.name_key, search))
+    sample = candidates
     if values is not None:
         sample = sample.where(bound <= values[0])
     sample = sample.order_by(bound.desc(), kept.rating.desc(), kept.name_key).limit(4 * (size + 1))
@@ -460,22 +601,90 @@ def _bounded(
     if values is not None:
         read = read.where(_after(by, values))
     floor = session.scalar(read.offset(size).limit(1))
+    if search and floor is not None:
+        # Whoever comes before a row of the page is at least at the floor too: the page and its
+        # places are read from those players' totals alone, in one statement.
+        everyone = _reaching(
+            session,
+            select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= floor),
+            kept.name_key,
+        )
+        if everyone is None:
+            return None, None
+        summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+        # Rows below the floor come after the whole page: they need no number.
+        bounded = select(summed).where(summed.c[name] >= floor).subquery("bounded")
+        return _totalled(session, parts, order, values, search, base, size, bounded), None
     if floor is None:
-        return None
-    reaching = select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= floor)
-    many = select(func.count()).select_from(reaching.limit(BOUNDED_PLAYERS + 1).subquery())
-    if (session.scalar(many) or 0) > BOUNDED_PLAYERS:
-        return None
-    # Read once, with the names' keys their all-time rows hold.
-    named = (
-        reaching.add_columns(kept.name_key.label("name_key"))
-        .cte("reaching")
-        .prefix_with("MATERIALIZED")
+        # Too few in the sample to bound the page: it may hold every candidate left, as when a
+        # search finds few.
+        floor = 0
+    reaching = _reaching(session, candidates.where(bound >= floor), kept.name_key)
+    if reaching is None:
+        return None, None
+    rows = _page_of(session, parts, order, values, size, dialect, reaching, floor)
+    if not search or not rows:
+        return rows, None
+    shown = rows[:size]
+    everyone = select(kept.player_id).where(
+        kept.period == periods.ALL_TIME, bound >= getattr(shown[-1], name)
     )
-    totals = _totals(parts, dialect, select(named.c.player_id), named)
+    around = _reaching(session, everyone, kept.name_key)
+    if around is None:
+        return None, None
+    totals = _totals(parts, dialect, select(around.c.player_id), around)
     columns = _columns(totals)
     by = [(columns[key], down) for key, down in order]
-    read = select(totals).order_by(*(c.desc() if down else c for c, down in by))
+    numbered = select(
+        totals.c.player_id,
+        func.row_number()
+        .over(order_by=[column.desc() if down else column.asc() for column, down in by])
+        .label("place"),
+    )
+    if values is not None:
+        numbered = numbered.where(_after(by, values))
+    places = numbered.subquery("numbered")
+    found = dict(
+        session.execute(
+            select(places.c.player_id, places.c.place).where(
+                places.c.player_id.in_([row.player_id for row in shown])
+            )
+        ).all()
+    )
+    return rows, [base + found[row.player_id] for row in shown]
+
+
+def _reaching(session: DbSession, players: Select, name_key: Any) -> Any | None:
+    """`players` (ids of all-time rows) with their names' keys, read once; None when there are
+    more than BOUNDED_PLAYERS of them."""
+    many = select(func.count()).select_from(players.limit(BOUNDED_PLAYERS + 1).subquery())
+    if (session.scalar(many) or 0) > BOUNDED_PLAYERS:
+        return None
+    return (
+        players.add_columns(name_key.label("name_key")).cte("reaching").prefix_with("MATERIALIZED")
+    )
+
+
+def _page_of(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+    dialect: str,
+    reaching: Any,
+    floor: object,
+) -> list[Any]:
+    """The page after the cursor's row of the totals of the players in `reaching`; a row below
+    `floor` in the order's column cannot reach the page, and is not sorted."""
+    totals = _totals(parts, dialect, select(reaching.c.player_id), reaching)
+    columns = _columns(totals)
+    by = [(columns[key], down) for key, down in order]
+    read = (
+        select(totals)
+        .where(columns[order[0][0]] >= floor)
+        .order_by(*(c.desc() if down else c for c, down in by))
+    )
     if values is not None:
         read = read.where(_after(by, values))
     page = read.limit(size + 1).subquery("page")
@@ -491,10 +700,13 @@ def _totalled(
     search: str,
     base: int,
     size: int,
+    totals: FromClause | None = None,
 ) -> list[Any]:
-    """The page's rows of every player's totals: the first `size` after the cursor's row, or the
-    rows a search finds, each numbered in the whole table."""
-    totals = _totals(parts, session.get_bind().dialect.name)
+    """The page's rows of every player's totals (or of `totals`, when given, which must hold
+    every row up to the page's last): the first `size` after the cursor's row, or the rows a
+    search finds, each numbered in the whole table."""
+    if totals is None:
+        totals = _totals(parts, session.get_bind().dialect.name)
     columns = _columns(totals)
     by = [(columns[name], down) for name, down in order]
     read: Select
@@ -566,8 +778,15 @@ def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | Compou
             kept.hands_won.label("hands_won"),
             kept.last_seq.label("last"),
             kept.rating.label("rating"),
-        ).where(kept.period.in_(parts.keys))
-        if player_ids is not None:
+        ).where(
+            kept.period.in_(parts.keys),
+            # The same rows as a range of a player's index, which PostgreSQL reads from the
+            # first key on instead of reading every period of the player's and filtering.
+            kept.period.between(min(parts.keys), max(parts.keys)),
+        )
+        if isinstance(player_ids, FromClause):
+            rows = rows.join(player_ids, player_ids.c.player_id == kept.player_id)
+        elif player_ids is not None:
             rows = rows.where(kept.player_id.in_(player_ids))
         pieces.append(rows)
     for start, end in parts.edges:
@@ -582,7 +801,9 @@ def _pieces(parts: Parts, player_ids: list[int] | Any | None) -> Select | Compou
         ).where(period_totals.finished_within(start, end))
         if parts.league_id is not None:
             edge = edge.where(result.game_id.in_(_league_games(parts.league_id)))
-        if player_ids is not None:
+        if isinstance(player_ids, FromClause):
+            edge = edge.join(player_ids, player_ids.c.player_id == result.player_id)
+        elif player_ids is not None:
             edge = edge.where(result.player_id.in_(player_ids))
         pieces.append(edge)
     return pieces[0] if len(pieces) == 1 else union_all(*pieces)
@@ -597,7 +818,11 @@ def _totals(
     """Each player's totals (of `player_ids` alone, when given): games, wins, points, hands won,
     the rating and the seq of the result it is read from, and the name's key (from `names`, a
     player_id and name_key of each player, when given; else from players)."""
-    every = _pieces(parts, player_ids).subquery("pieces")
+    # PostgreSQL joins the pieces to `names`, whose players are each there once, rather than
+    # look each up in it, which it did by making them unique again for every piece. SQLite looks
+    # them up: joined, its plan took six times as long.
+    joined = names is not None and dialect == "postgresql"
+    every = _pieces(parts, names if joined else player_ids).subquery("pieces")
     sums = [
         func.sum(every.c.games).label("games"),
         func.sum(every.c.wins).label("wins"),

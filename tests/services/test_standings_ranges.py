@@ -221,3 +221,100 @@ def test_fewest_games_first_reads_the_players_of_one_game_in_order(
     assert [row.player_id for row in found] == [row.player_id for row in expected]
     assert [row.games for row in found] == [1] * 8 + [2]
     assert [row.position for row in found] == list(range(1, 10))
+
+
+def refuse_to_sum_everyone(monkeypatch) -> None:
+    """Summing every player's totals fails the test: the page must be read another way."""
+
+    every = standings_tables._totalled
+
+    def totalled(session, parts, order, values, search, base, size, totals=None):
+        assert totals is not None, "every player's totals were summed"
+        return every(session, parts, order, values, search, base, size, totals)
+
+    monkeypatch.setattr(standings_tables, "_totalled", totalled)
+
+
+@pytest.mark.parametrize(
+    ("sort", "descending", "first"),
+    [
+        ("wins", False, {"wins": 0}),
+        ("points", False, {"points": 0}),
+        ("win_rate", False, {"wins": 0}),
+        ("win_rate", True, {"lost": 0}),
+    ],
+)
+def test_the_players_on_the_least_or_the_most_come_first_read_in_order(
+    session, monkeypatch, sort, descending, first
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    for day, (names, winner) in enumerate(
+        (
+            (["Ann", "Bob"], 0),
+            (["Cat", "Dan"], 0),
+            (["Eve", "Fay", "Gus"], 1),
+            (["Hal", "Ivy"], 1),
+            (["Ann", "Jon"], 0),
+            (["Kim", "Lea"], 0),
+        ),
+        3,
+    ):
+        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, day)
+    # Outside the range: Bob's win and Cat's loss count for nothing here.
+    play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
+    span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
+    expected = in_order(expected_table(session, span.start, span.end), sort, descending)
+    with monkeypatch.context() as patched:
+        refuse_to_sum_everyone(patched)
+        page = standings.standings_page(session, span, sort=sort, descending=descending, size=2)
+        after = standings.standings_page(
+            session, span, sort=sort, descending=descending, size=2, cursor=page.next
+        )
+    shown = page.items + after.items
+    assert [row.player_id for row in shown] == [row.player_id for row in expected[:4]]
+    assert [row.position for row in shown] == [1, 2, 3, 4]
+    for row in shown:
+        if "wins" in first:
+            assert row.wins == 0
+        if "points" in first:
+            assert row.points == 0
+        if "lost" in first:
+            assert row.wins == row.games
+    # Past those players, the pages go on summed, in the same order and places.
+    found = pages_of(session, span, sort, descending, 3)
+    assert [row.player_id for row in found] == [row.player_id for row in expected]
+    assert [row.position for row in found] == list(range(1, len(expected) + 1))
+
+    # Searched, each row found keeps its place among them all.
+    places = {row.player_id: place for place, row in enumerate(expected, 1)}
+    searched = [row.player_id for row in expected if "a" in row.name_key]
+    with monkeypatch.context() as patched:
+        refuse_to_sum_everyone(patched)
+        page = standings.standings_page(
+            session, span, sort=sort, descending=descending, search="a", size=2
+        )
+    assert [row.player_id for row in page.items] == searched[:2]
+    assert [row.position for row in page.items] == [places[i] for i in searched[:2]]
+    found = pages_of(session, span, sort, descending, 2, "a")
+    assert [row.player_id for row in found] == searched
+    assert [row.position for row in found] == [places[i] for i in searched]
+
+
+@pytest.mark.parametrize(
+    ("sort", "descending"),
+    [("rating", True), ("rating", False), ("name", True), ("wins", True), ("points", True)],
+)
+def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
+    session, seasons, monkeypatch, sort, descending
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
+    expected = in_order(expected_table(session, span.start, span.end), sort, descending)
+    places = {row.player_id: place for place, row in enumerate(expected, 1)}
+    for search in ("e", "zed", "q"):
+        wanted = [row.player_id for row in expected if search in row.name_key]
+        with monkeypatch.context() as patched:
+            refuse_to_sum_everyone(patched)
+            found = pages_of(session, span, sort, descending, 2, search)
+        assert [row.player_id for row in found] == wanted, search
+        assert [row.position for row in found] == [places[i] for i in wanted], search
