@@ -17,9 +17,9 @@ bp = Blueprint("standings", __name__, url_prefix="/standings")
 def index() -> Response:
     """The table's first page; htmx asks for a later page's rows alone, to add below."""
     form = StandingsForm(request.args)
-    leagues = standings.leagues(db.session)
+    leagues = standings.leagues(db.session, form.league_id)
     form.league.choices = [("", _("All games"))] + [
-        (str(league.id), league.name) for league in leagues
+        (str(league.id), league.name) for league in leagues.leagues
     ]
     form.validate()
     span = standings.period(form.period_kind, form.first.data, form.last.data)
@@ -44,4 +44,5 @@ def index() -> Response:
         span=span,
         sorts=standings.SORTS,
         search_max_length=pages.SEARCH_MAX_LENGTH,
+        more_leagues=leagues.more,
     )

@@ -304,3 +304,35 @@ def test_standings_refuse_a_cursor_they_did_not_hand_out(client, club):
     response = client.get("/standings/?cursor=bogus")
     assert response.status_code == 400
     assert "start again from the first page" in response.get_data(as_text=True)
+
+
+def test_the_league_filter_offers_the_newest_leagues_and_the_chosen_one(
+    app, client, club, monkeypatch
+):
+    monkeypatch.setattr(standings, "LEAGUE_CHOICES", 3)
+
+    def offered(url: str) -> list[str]:
+        page = parse(client.get(url))
+        return [option.text for option in page.find("select", name="league").find_all("option")]
+
+    # One league: no other to offer, and its page leads to its standings.
+    league_page = parse(client.get("/leagues/1"))
+    assert "Standings" in [
+        link.text for link in league_page.find_all("a", href="/standings/?league=1")
+    ]
+    assert offered("/standings/") == ["All games", "Club"]
+    assert parse(client.get("/standings/")).find("a", class_="more-leagues") is None
+
+    with app.app_context():
+        for name in ("Zeta", "Alpha", "Mid", "Beta"):
+            leagues.create_league(db.session, name, 50)
+        db.session.remove()
+    # The three newest, by name; the others are a link away, on the leagues' page.
+    assert offered("/standings/") == ["All games", "Alpha", "Beta", "Mid"]
+    more = parse(client.get("/standings/")).find("a", class_="more-leagues")
+    assert more.attrs["href"] == "/leagues/"
+    # An older league chosen (from its own page) is offered too, and shown chosen.
+    page = parse(client.get("/standings/?league=1"))
+    chosen = page.find("select", name="league").find("option", selected="")
+    assert (chosen.text, chosen.attrs["value"]) == ("Club", "1")
+    assert offered("/standings/?league=1") == ["All games", "Alpha", "Beta", "Club", "Mid"]
