@@ -42,12 +42,11 @@ SLOWEST_FIRST = ("browser", "deploy", "data")
 # What a session's transaction becomes inside a test's transaction (see SharedApp).
 SAVEPOINT_STATEMENT = re.compile(r"(RELEASE |ROLLBACK TO )?SAVEPOINT ", re.IGNORECASE)
 BACKENDS = ["sqlite"] + (["postgresql"] if TEST_DATABASE_URL else [])
-# Fixtures that make a second app, on a connection of its own, in the test: a test using one gets
-# a database of its own. On the test's database (with CSRF on, or behind a proxy) the second app
-# would commit outside the test's transaction. On another database (`other_app`) it would wait
-# for ever on PostgreSQL for the roster's advisory lock, which is database-wide and which the
-# test's transaction, idle in this same process, holds until the test ends.
-SECOND_APP_FIXTURES = frozenset({"guarded", "configured", "other_app"})
+# Fixtures that make a second app on the test's database, on a connection of its own (with CSRF
+# on, or behind a proxy): it would commit outside the test's transaction, so a test using one gets
+# a database of its own. A second app on another database (`other_app`, a second server) needs
+# none: the roster's lock on PostgreSQL is each schema's own.
+SECOND_APP_FIXTURES = frozenset({"guarded", "configured"})
 
 
 def pytest_configure(config: pytest.Config) -> None:

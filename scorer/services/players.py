@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask_babel import gettext as _
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..database import DbSession
@@ -116,16 +116,22 @@ def find_or_add(session: DbSession, names: Sequence[str]) -> list[Player]:
     return [known[key] for key in keys]
 
 
-# Any number, the same in every process: the PostgreSQL advisory lock for adding to the roster.
+# Any number, the same in every process: the PostgreSQL advisory locks for adding to a roster,
+# each named by this and its players table. An advisory lock is the whole database's, and a
+# roster is its schema's: another schema's roster (another app's, or another test process's)
+# must not wait for this one.
 ROSTER_LOCK = 0x0_5C0_4E5
+_LOCK_ROSTER = text(
+    f"SELECT pg_advisory_xact_lock(:space, '{Player.__tablename__}'::regclass::oid::int4)"
+).bindparams(space=ROSTER_LOCK)
 
 
 def _lock_roster(session: DbSession) -> None:
-    """One transaction at a time adds names, until it ends. Without it, two games adding Ann and
-    Bob in opposite seat orders would each wait for the name the other added: a deadlock.
-    SQLite takes one writer at a time anyway."""
+    """One transaction at a time adds names to the roster, until it ends. Without it, two games
+    adding Ann and Bob in opposite seat orders would each wait for the name the other added: a
+    deadlock. SQLite takes one writer at a time anyway."""
     if session.get_bind().dialect.name == "postgresql":
-        session.execute(select(func.pg_advisory_xact_lock(ROSTER_LOCK)))
+        session.execute(_LOCK_ROSTER)
 
 
 def _by_key(session: DbSession, keys: list[str]) -> dict[str, Player]:

@@ -1,5 +1,6 @@
 """The roster: one entry per person, matched by name (the name rules are tests/test_names.py)."""
 
+import pytest
 import sqlalchemy as sa
 from factories import make_game, record
 
@@ -64,3 +65,27 @@ def test_a_profile_gives_the_rating_as_the_standings_do(session):
     (row,) = [row for row in rows if row.name == "Ann"]
     assert isinstance(row.rating, float)
     assert profiles.profile(session, 1).rating == row.rating
+
+
+def test_adding_to_the_roster_holds_only_this_schemas_roster_on_postgresql(
+    session, backend, databases, tmp_path
+):
+    """The roster's lock is taken while names are added, until the transaction ends; another
+    schema's roster (another app's, another test process's) is not held by it."""
+    if backend != "postgresql":
+        pytest.skip("SQLite takes one writer at a time: there is no roster lock to hold")
+    players.find_or_add(session, ["Ann"])  # a new name: the lock is held until the test ends
+    # The test's own schema, and a second one (an empty, migrated "other" database), each seen
+    # from a connection of its own.
+    ours = session.connection().engine.url
+    other = sa.make_url(databases.fresh(backend, tmp_path, second=True))
+    held = sa.text(
+        "SELECT pg_try_advisory_xact_lock(:space, 'players'::regclass::oid::int4)"
+    ).bindparams(space=players.ROSTER_LOCK)
+    taken = {}
+    for name, url in (("ours", ours), ("other", other)):
+        engine = sa.create_engine(url, poolclass=sa.NullPool)
+        with engine.connect() as connection:
+            taken[name] = connection.scalar(held)
+        engine.dispose()
+    assert taken == {"ours": False, "other": True}
