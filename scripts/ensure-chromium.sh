@@ -26,24 +26,20 @@ print_version() {
     "$1" --version 2>/dev/null || echo "warning: '$1 --version' failed" >&2
 }
 
-missing=()
+missing=0
+packages=()
 for ((i = 0; i < ${#browsers[@]}; i += 3)); do
     path=${browsers[i]} package=${browsers[i + 1]}
     if [[ -x $path ]]; then
         print_version "$path"
-    elif [[ $path == "/usr/bin/$package" ]]; then
-        # Only the Debian package's own path is installed here; another path is the user's.
-        missing+=("$package")
-    else
-        missing+=("!$i")
+        continue
     fi
+    missing=1
+    # Only the Debian package's own path is installed here; another path is the user's.
+    [[ $path == "/usr/bin/$package" ]] && packages+=("$package")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+[[ $missing -eq 0 ]] && exit 0
 
-packages=()
-for entry in "${missing[@]}"; do
-    [[ $entry != !* ]] && packages+=("$entry")
-done
 if [[ ${#packages[@]} -gt 0 && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
     echo "Installing the Debian packages ${packages[*]} for the browser tests."
     export DEBIAN_FRONTEND=noninteractive
