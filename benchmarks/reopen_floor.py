@@ -76,13 +76,16 @@ SETTLE_TIMEOUT_S = 15
 WATCH = """(() => {
   const target = %(target)s;
   const answered = %(answered)s;
-  const notes = (window.__tap = {});
+  const notes = (window.__tap = { started: performance.now() });
   addEventListener('click', (event) => {
     if (!notes.reached && event.target.closest && event.target.closest(target)) {
       notes.reached = performance.now();
     }
   }, { capture: true, passive: true });
   const watch = new MutationObserver(() => {
+    if (!notes.target_parsed && document.querySelector(target)) {
+      notes.target_parsed = performance.now();
+    }
     if (notes.answered) {
       // Then only whether the page takes the answer away again (a later tap may restore it).
       if (!answered()) {
@@ -100,9 +103,32 @@ WATCH = """(() => {
 })()"""
 TIMING = """(() => {
   const t = performance.getEntriesByType('navigation')[0];
-  return { ...window.__tap, load: t.loadEventEnd, worker: t.workerStart,
-           dcl_end: t.domContentLoadedEventEnd };
+  const paints = Object.fromEntries(
+    performance.getEntriesByType('paint').map((paint) => [paint.name, paint.startTime]));
+  return { ...window.__tap, load: t.loadEventEnd, worker: t.workerStart, fetch: t.fetchStart,
+           first_byte: t.responseStart, bytes_in: t.responseEnd, parsed: t.domInteractive,
+           dcl_end: t.domContentLoadedEventEnd, first_paint: paints['first-paint'],
+           fcp: paints['first-contentful-paint'] };
 })()"""
+# A reopen's phases, ms from navigation start, in the order they usually come: the worker started,
+# the fetch event dispatched to it, the copy's first and last bytes in, the new document's first
+# script (the navigation committed), the target parsed, the first paints, the document parsed, its
+# DOMContentLoaded handlers done, the first tap that reached the target, the answer, loaded.
+PHASES = (
+    "worker",
+    "fetch",
+    "first_byte",
+    "bytes_in",
+    "started",
+    "target_parsed",
+    "first_paint",
+    "fcp",
+    "parsed",
+    "dcl_end",
+    "reached",
+    "answered",
+    "load",
+)
 
 
 @dataclass
@@ -352,6 +378,33 @@ def compare(name: str, ours: list[float], theirs: list[float]) -> tuple[float, f
     return median, low, high
 
 
+def print_phases(results: dict[str, list[dict]]) -> None:
+    """Each phase's median on each side and, against the first side, the paired differences'
+    median with its 95% interval: where one side's time goes that the other's does not."""
+    names = list(results)
+    first = names[0]
+    print(f"Phases, ms from navigation start (medians; paired differences against {first}):")
+    print("  phase          " + "".join(f"{name:>16}" for name in names))
+    for phase in PHASES:
+        cells = []
+        for name in names:
+            values = [notes[phase] for notes in results[name] if notes.get(phase)]
+            cells.append(f"{statistics.median(values):16.0f}" if values else f"{'-':>16}")
+        line = f"  {phase:<15}" + "".join(cells)
+        for name in names[1:]:
+            pairs = [
+                (ours[phase], theirs[phase])
+                for ours, theirs in zip(results[name], results[first], strict=True)
+                if ours.get(phase) and theirs.get(phase)
+            ]
+            if len(pairs) < 2:
+                continue
+            differences = [ours - theirs for ours, theirs in pairs]
+            low, high = median_interval(differences)
+            line += f"   {name} {statistics.median(differences):+5.0f} ({low:+.0f} to {high:+.0f})"
+        print(line)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=20)
@@ -429,6 +482,7 @@ def main() -> int:
             f"{on_copy}/{len(runs)}; the answer taken away again {len(lost)}/{len(runs)}, "
             f"at {describe(lost)}"
         )
+    print_phases(results)
     print("Paired differences:")
     ok = True
     if args.first_visit:
