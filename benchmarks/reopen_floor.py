@@ -395,11 +395,14 @@ def compare(name: str, ours: list[float], theirs: list[float]) -> tuple[float, f
 
 
 def print_phases(results: dict[str, list[dict]]) -> None:
-    """Each phase's median on each side and, against the first side, the paired differences'
-    median with its 95% interval: where one side's time goes that the other's does not."""
+    """Each phase's median on each side and the paired differences' medians with their 95%
+    intervals: of each side against the first (the floor) and, with a base revision, of the
+    working tree against it. Where one side's time goes that the other's does not."""
     names = list(results)
-    first = names[0]
-    print(f"Phases, ms from navigation start (medians; paired differences against {first}):")
+    comparisons = [(name, names[0]) for name in names[1:]]
+    if len(names) > 2:
+        comparisons.append((names[-1], names[1]))
+    print("Phases, ms from navigation start (medians; paired differences: median, 95% interval):")
     print("  phase          " + "".join(f"{name:>16}" for name in names))
     for phase in PHASES:
         cells = []
@@ -407,17 +410,18 @@ def print_phases(results: dict[str, list[dict]]) -> None:
             values = [notes[phase] for notes in results[name] if notes.get(phase)]
             cells.append(f"{statistics.median(values):16.0f}" if values else f"{'-':>16}")
         line = f"  {phase:<15}" + "".join(cells)
-        for name in names[1:]:
+        for ours_name, theirs_name in comparisons:
             pairs = [
                 (ours[phase], theirs[phase])
-                for ours, theirs in zip(results[name], results[first], strict=True)
+                for ours, theirs in zip(results[ours_name], results[theirs_name], strict=True)
                 if ours.get(phase) and theirs.get(phase)
             ]
             if len(pairs) < 2:
                 continue
             differences = [ours - theirs for ours, theirs in pairs]
             low, high = median_interval(differences)
-            line += f"   {name} {statistics.median(differences):+5.0f} ({low:+.0f} to {high:+.0f})"
+            median = statistics.median(differences)
+            line += f"   {ours_name} - {theirs_name} {median:+.0f} ({low:+.0f} to {high:+.0f})"
         print(line)
 
 
