@@ -24,6 +24,12 @@ answer: a MutationObserver, put in each new document by the benchmark before the
 (Page.addScriptToEvaluateOnNewDocument), notes performance.now() when the page first shows the
 answer. It is the same few lines on both sides; the page carries nothing for it. Chromium is
 driven over its bare DevTools pipe (bare_chromium.py): nothing of a test driver runs in the page.
+The throttled tab shows a blank page at the phone's width before the reopen, as the phone's screen
+would: see PHONE_SCREEN.
+
+Beside the answer it prints each side's phases (Navigation Timing, the paints, when the new
+document started and when the target was parsed) and their paired differences: where one side's
+time goes that the other's does not.
 
     .venv/bin/python benchmarks/reopen_floor.py [--pairs 20] [--base REV] [--how devtools]
     .venv/bin/python benchmarks/reopen_floor.py --first-visit --base REV [--pairs 20]
@@ -76,13 +82,16 @@ SETTLE_TIMEOUT_S = 15
 WATCH = """(() => {
   const target = %(target)s;
   const answered = %(answered)s;
-  const notes = (window.__tap = {});
+  const notes = (window.__tap = { started: performance.now() });
   addEventListener('click', (event) => {
     if (!notes.reached && event.target.closest && event.target.closest(target)) {
       notes.reached = performance.now();
     }
   }, { capture: true, passive: true });
   const watch = new MutationObserver(() => {
+    if (!notes.target_parsed && document.querySelector(target)) {
+      notes.target_parsed = performance.now();
+    }
     if (notes.answered) {
       // Then only whether the page takes the answer away again (a later tap may restore it).
       if (!answered()) {
@@ -100,9 +109,32 @@ WATCH = """(() => {
 })()"""
 TIMING = """(() => {
   const t = performance.getEntriesByType('navigation')[0];
-  return { ...window.__tap, load: t.loadEventEnd, worker: t.workerStart,
-           dcl_end: t.domContentLoadedEventEnd };
+  const paints = Object.fromEntries(
+    performance.getEntriesByType('paint').map((paint) => [paint.name, paint.startTime]));
+  return { ...window.__tap, load: t.loadEventEnd, worker: t.workerStart, fetch: t.fetchStart,
+           first_byte: t.responseStart, bytes_in: t.responseEnd, parsed: t.domInteractive,
+           dcl_end: t.domContentLoadedEventEnd, first_paint: paints['first-paint'],
+           fcp: paints['first-contentful-paint'] };
 })()"""
+# A reopen's phases, ms from navigation start, in the order they usually come: the worker started,
+# the fetch event dispatched to it, the copy's first and last bytes in, the new document's first
+# script (the navigation committed), the target parsed, the first paints, the document parsed, its
+# DOMContentLoaded handlers done, the first tap that reached the target, the answer, loaded.
+PHASES = (
+    "worker",
+    "fetch",
+    "first_byte",
+    "bytes_in",
+    "started",
+    "target_parsed",
+    "first_paint",
+    "fcp",
+    "parsed",
+    "dcl_end",
+    "reached",
+    "answered",
+    "load",
+)
 
 
 @dataclass
@@ -277,8 +309,18 @@ def open_and_tap(tab: Tab, page: Page) -> int:
     raise TimeoutError(f"{page.name}: no tap answered in {ANSWER_TIMEOUT_S} s: {notes}")
 
 
+# The page the phone shows before the reopen: one laid out at the phone's width. A new tab's
+# about:blank has no viewport, so Chromium lays it out 980 px wide at scale 0.4, and the touches it
+# holds back until the next page's first frame were placed with that scale: the first tap landed at
+# 0.4 times its spot (on the game, on the scoreboard above the chip; on the floor, still on its
+# button at the top left), and only the next one, a round of taps later, on the target.
+PHONE_SCREEN = "data:text/html,<meta name=viewport content='width=device-width, initial-scale=1'>"
+
+
 def watched_tab(chromium: BareChromium, context: str, page: Page, how: str) -> Tab:
     tab = chromium.new_tab(context, PHONE)
+    tab.navigate(PHONE_SCREEN)
+    tab.wait_for("document.readyState === 'complete' && visualViewport.scale === 1")
     tab.send("Page.enable")  # for the script below, which Chromium runs in each new document
     tab.send("Page.addScriptToEvaluateOnNewDocument", {"source": page.watch()})
     throttled(tab.send, page.proxy, how)
@@ -350,6 +392,37 @@ def compare(name: str, ours: list[float], theirs: list[float]) -> tuple[float, f
     median = statistics.median(differences)
     print(f"  {name}: median {median:+.0f} ms (95% {low:+.0f} to {high:+.0f})")
     return median, low, high
+
+
+def print_phases(results: dict[str, list[dict]]) -> None:
+    """Each phase's median on each side and the paired differences' medians with their 95%
+    intervals: of each side against the first (the floor) and, with a base revision, of the
+    working tree against it. Where one side's time goes that the other's does not."""
+    names = list(results)
+    comparisons = [(name, names[0]) for name in names[1:]]
+    if len(names) > 2:
+        comparisons.append((names[-1], names[1]))
+    print("Phases, ms from navigation start (medians; paired differences: median, 95% interval):")
+    print("  phase          " + "".join(f"{name:>16}" for name in names))
+    for phase in PHASES:
+        cells = []
+        for name in names:
+            values = [notes[phase] for notes in results[name] if notes.get(phase)]
+            cells.append(f"{statistics.median(values):16.0f}" if values else f"{'-':>16}")
+        line = f"  {phase:<15}" + "".join(cells)
+        for ours_name, theirs_name in comparisons:
+            pairs = [
+                (ours[phase], theirs[phase])
+                for ours, theirs in zip(results[ours_name], results[theirs_name], strict=True)
+                if ours.get(phase) and theirs.get(phase)
+            ]
+            if len(pairs) < 2:
+                continue
+            differences = [ours - theirs for ours, theirs in pairs]
+            low, high = median_interval(differences)
+            median = statistics.median(differences)
+            line += f"   {ours_name} - {theirs_name} {median:+.0f} ({low:+.0f} to {high:+.0f})"
+        print(line)
 
 
 def main() -> int:
@@ -429,6 +502,7 @@ def main() -> int:
             f"{on_copy}/{len(runs)}; the answer taken away again {len(lost)}/{len(runs)}, "
             f"at {describe(lost)}"
         )
+    print_phases(results)
     print("Paired differences:")
     ok = True
     if args.first_visit:

@@ -29,6 +29,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCORER = Path(sys.executable).with_name("scorer")
+# The code measured is the checkout the benchmark is run from: a worktree shares the virtualenv of
+# the checkout it was installed from, whose editable install would otherwise give both the app
+# built here and every `scorer serve` below that other checkout's code.
+if str(ROOT) not in sys.path:
+    sys.path.insert(1, str(ROOT))
+os.environ.setdefault("PYTHONPATH", str(ROOT))
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
 # What Chrome sends over plain HTTP (it offers Brotli and zstd only over HTTPS): a phone on the
 # table's Wi-Fi talking to a laptop gets gzip.
