@@ -8,8 +8,9 @@ after), ratings computed again from a game on (every row whose last game is at o
 player merged or renamed, or everything derived again. `rebuild` derives every row from scratch,
 and is what the others must always agree with.
 
-Each result is also kept with its player's name key and rating (result_ranks), kept in step by
-the same calls: a range of days that is no kept period is ranked by rating or name from it.
+Each result is also kept with its player's name key and rating (result_ranks), and the nearest
+finishes of the player's later results, kept in step by the same calls: a range of days that is
+no kept period is ranked by rating or name from it.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def games_changed(
     after a game's results were written, rewritten or removed (`moments` when it finished, before
     and after). Ratings come from the results as they stand: `rerated_from` follows a re-rating.
     """
-    keys = {key for moment in moments for key in periods.keys_of(moment)}
+    changed = sorted(set(moments))
+    keys = {key for moment in changed for key in periods.keys_of(moment)}
     if not player_ids or not keys:
         return
     ids = sorted(set(player_ids))
@@ -82,6 +84,8 @@ def games_changed(
         )
     )
     _fill_ranks(session, ids, months)
+    # Rows of other months hold the finishes of the players' later results too.
+    _link_ranks(session, ids, changed)
 
 
 def players_changed(session: DbSession, player_ids: Collection[int]) -> None:
@@ -232,19 +236,88 @@ def _fill_ranks(
 ) -> None:
     """Insert each result's rank row (of `player_ids` only, within `spans` only, when given)."""
     result = GameResult
+    at_or_after, before = later_finishes(result.player_id, result.seq, result.finished_at)
     rows = select(
         result.seq,
         result.player_id,
         result.finished_at,
         Player.name_key,
         result.mu - 3 * result.sigma,
+        at_or_after,
+        before,
     ).join(Player, Player.id == result.player_id)
     if player_ids is not None:
         rows = rows.where(result.player_id.in_(player_ids))
     if spans:
         rows = rows.where(or_(*(finished_within(start, end) for start, end in spans)))
-    columns = ["seq", "player_id", "finished_at", "name_key", "rating"]
+    columns = [
+        "seq",
+        "player_id",
+        "finished_at",
+        "name_key",
+        "rating",
+        "later_finish_at_or_after",
+        "later_finish_before",
+    ]
     session.execute(insert(ResultRank).from_select(columns, rows))
+
+
+def _link_ranks(session: DbSession, player_ids: list[int], moments: list[datetime]) -> None:
+    """Derive again the later finishes of the rank rows of `player_ids` that results finished at
+    `moments`, just written or removed, can change: a row's nearest later finish at or after its
+    own can only become or stop being one of them when it lies between the two, and so can its
+    nearest before it."""
+    rank = ResultRank
+    at_or_after, before = later_finishes(rank.player_id, rank.seq, rank.finished_at)
+    touched = [
+        or_(
+            and_(
+                rank.finished_at <= moment,
+                or_(
+                    rank.later_finish_at_or_after.is_(None),
+                    rank.later_finish_at_or_after >= moment,
+                ),
+            ),
+            and_(
+                rank.finished_at > moment,
+                or_(rank.later_finish_before.is_(None), rank.later_finish_before <= moment),
+            ),
+        )
+        for moment in moments
+    ]
+    session.execute(
+        update(rank)
+        .where(rank.player_id.in_(player_ids), or_(*touched))
+        .values(later_finish_at_or_after=at_or_after, later_finish_before=before)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def later_finishes(
+    player_id: ColumnElement[int] | InstrumentedAttribute[int],
+    seq: ColumnElement[int] | InstrumentedAttribute[int],
+    finished_at: ColumnElement[datetime] | InstrumentedAttribute[datetime],
+) -> tuple[ColumnElement[datetime], ColumnElement[datetime]]:
+    """Of the player's results after `seq`, the earliest finish at or after `finished_at` and the
+    latest before it, from the stored results: each the first entry of a player's index of
+    finishes that belongs to a later result."""
+    later = aliased(GameResult, name="later")
+    mine = [later.player_id == player_id, later.seq > seq]
+    at_or_after = (
+        select(later.finished_at)
+        .where(*mine, later.finished_at >= finished_at)
+        .order_by(later.finished_at)
+        .limit(1)
+        .scalar_subquery()
+    )
+    before = (
+        select(later.finished_at)
+        .where(*mine, later.finished_at < finished_at)
+        .order_by(later.finished_at.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return at_or_after, before
 
 
 def finished_within(start: datetime | None, end: datetime | None) -> ColumnElement[bool]:

@@ -371,15 +371,16 @@ def _busy(session: DbSession, parts: Parts) -> bool:
 
 
 def _last_here(rank: Any, parts: Parts) -> ColumnElement[bool]:
-    """Rows of result_ranks (`rank`) that are their player's last result in the range."""
-    later = aliased(ResultRank, name="later")
+    """Rows of result_ranks (`rank`) that are their player's last result in the range: no later
+    result of the player's finished in it, as the nearest later finishes on either side of the
+    row's own lie outside it. Told by the row alone, from the index being read."""
+    at_or_after, before = rank.later_finish_at_or_after, rank.later_finish_before
     return and_(
         period_totals.within(rank.finished_at, parts.start, parts.end),
-        ~exists().where(
-            later.player_id == rank.player_id,
-            later.seq > rank.seq,
-            period_totals.within(later.finished_at, parts.start, parts.end),
-        ),
+        at_or_after.is_(None)
+        if parts.end is None
+        else or_(at_or_after.is_(None), at_or_after >= parts.end),
+        before.is_(None) if parts.start is None else or_(before.is_(None), before < parts.start),
     )
 
 
@@ -427,17 +428,30 @@ def _places(
 ) -> list[int]:
     """The place of each row `shown` (player_id, then its values in `by`, read from result_ranks
     where `where` holds, after the cursor's `values`), counting every such row, found by a
-    search or not: the rows after the cursor's up to the last one shown are numbered as the
-    index reads them, and nothing past it is read."""
+    search or not, and nothing past the last one shown.
+
+    The rows up to the first shown are counted, not numbered: a search's rows may lie deep in
+    the table, and both databases count rows for a fraction of what numbering them costs. Only
+    the rows from the first shown to the last are numbered."""
     rank = ResultRank
-    stretches = [
-        select(rank.player_id, *(column for column, _ in by)).where(*where, *part)
-        for part in _stretches(by, values, list(shown[-1][1:]))
-    ]
-    between = (stretches[0] if len(stretches) == 1 else union_all(*stretches)).subquery("between")
-    again = [(between.c[column.key], down) for column, down in by]
+
+    def between(after: list | None, until: list) -> Any:
+        stretches = [
+            select(rank.player_id, *(column for column, _ in by)).where(*where, *part)
+            for part in _stretches(by, after, until)
+        ]
+        return (stretches[0] if len(stretches) == 1 else union_all(*stretches)).subquery("between")
+
+    first, last = list(shown[0][1:]), list(shown[-1][1:])
+    first_place = base + (
+        session.scalar(select(func.count()).select_from(between(values, first))) or 0
+    )
+    if len(shown) == 1:
+        return [first_place]
+    after_first = between(first, last)
+    again = [(after_first.c[column.key], down) for column, down in by]
     numbered = select(
-        between.c.player_id,
+        after_first.c.player_id,
         func.row_number()
         .over(order_by=[column.desc() if down else column.asc() for column, down in again])
         .label("place"),
@@ -445,11 +459,11 @@ def _places(
     places = dict(
         session.execute(
             select(numbered.c.player_id, numbered.c.place).where(
-                numbered.c.player_id.in_([row.player_id for row in shown])
+                numbered.c.player_id.in_([row.player_id for row in shown[1:]])
             )
         ).all()
     )
-    return [base + places[row.player_id] for row in shown]
+    return [first_place, *(first_place + places[row.player_id] for row in shown[1:])]
 
 
 def _stretches(
