@@ -356,9 +356,7 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
         winless = _winless(db.session, fifteen)
         page = standings.PAGE_SIZE
         wins_begin = {
-            sort: standings.standings_page(
-                db.session, fifteen, sort=sort, descending=False, size=winless // page * page
-            ).next
+            sort: _cursor_after(db.session, fifteen, sort, winless // page * page)
             for sort in ("wins", "points")
         }
         after_wins_begin = standings.standings_page(
@@ -574,6 +572,21 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
     ]
     others: list[tuple] = []
     return lists, others
+
+
+def _cursor_after(session, span, sort: str, rows: int) -> str | None:
+    """The cursor after the first `rows` of `span` by fewest `sort`, paged on a thousand at a
+    time: the pages a reader's More link hands out lead to the same place."""
+    from scorer.services import standings
+
+    cursor = None
+    while rows:
+        size = min(rows, 1000)
+        cursor = standings.standings_page(
+            session, span, sort=sort, descending=False, cursor=cursor, size=size
+        ).next
+        rows -= size
+    return cursor
 
 
 def _winless(session, span) -> int:
