@@ -617,18 +617,24 @@ def _bounded(
     floor = session.scalar(read.offset(size).limit(1))
     if search and floor is not None:
         # Whoever comes before a row of the page is at least at the floor too: the page and its
-        # places are read from those players' totals alone, in one statement.
-        everyone = _reaching(
-            session,
-            select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= floor),
-            kept.name_key,
-        )
-        if everyone is None:
-            return None, None
-        summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
-        # Rows below the floor come after the whole page: they need no number.
-        bounded = select(summed).where(summed.c[name] >= floor).subquery("bounded")
-        return _totalled(session, parts, order, values, search, base, size, bounded), None
+        # places are read from those players' totals alone, in one statement. A later page
+        # first tries the cursor's own total as its floor, which far fewer players reach: when
+        # a whole page is found at or above it, it is the page, as every row below comes after.
+        floors = [values[0], floor] if values is not None and values[0] > floor else [floor]
+        for tried in floors:
+            everyone = _reaching(
+                session,
+                select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= tried),
+                kept.name_key,
+            )
+            if everyone is None:
+                return None, None
+            summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+            # Rows below the floor come after the whole page: they need no number.
+            bounded = select(summed).where(summed.c[name] >= tried).subquery("bounded")
+            rows = _totalled(session, parts, order, values, search, base, size, bounded)
+            if len(rows) > size or tried == floor:
+                return rows, None
     if floor is None:
         # Too few in the sample to bound the page: it may hold every candidate left, as when a
         # search finds few.
