@@ -9,14 +9,16 @@ Other ranges of days are summed from the kept years and months they hold whole a
 their edges. A busy range ranked by rating or by name reads each player's last result in the range
 from an index in that order (result_ranks) and sums the page's players alone; searched, it reads on
 in that index until it has found a page, then numbers the rows up to the last one found, so a
-search costs in proportion to how far into the table its page lies. Ranked by most games, wins or
-points, it sums only the players whose all-time total can reach the page, searched or not: whoever
-comes before a row found is one of them too. Where an order's first rows are the players on the
-least a range allows (one game, no win, no points) or the most (every game won, by win rate),
-those players are read the same way as by rating, searched or not, for as long as the page holds
-only them. Any other page (past those players, or too far down for the all-time bound), a quiet
-range and a league's table (summed from its own games' results) sum every player in one
-statement: they cost in proportion to the rows summed.
+search costs in proportion to how far into the table its page lies (the rows before its first
+row found are counted, not numbered). Ranked by most games, wins or points, it sums only the
+players whose all-time total can reach the page, searched or not: whoever comes before a row found
+is one of them too. Where an order's first rows are the players on the least a range allows (one
+game, no win, no points) or the most (every game won, by win rate), those players are read the
+same way as by rating, searched or not, for as long as the page holds only them; by fewest wins
+or points, unsearched, the next groups (one win, two...) are read the same way, each player's
+number checked as the index is read. Any other page (too far down for the all-time bound, or
+among groups too small to find that way), a quiet range and a league's table (summed from its own
+games' results) sum every player in one statement: they cost in proportion to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -294,9 +296,9 @@ def summed_page(
     players whose all-time total can reach the page are summed, and numbered for a search
     (_bounded); by fewest games, wins or points, lowest win rate or highest, the players on the
     least or the most a range allows come first, and are numbered among themselves for a search
-    (_first_group). Otherwise every player's totals are summed: a page keeps the first `size`
-    rows after the cursor's row, and a search numbers the whole table to give each row found its
-    place.
+    (_first_group); unsearched by fewest wins or points, the pages past them too (_grouped).
+    Otherwise every player's totals are summed: a page keeps the first `size` rows after the
+    cursor's row, and a search numbers the whole table to give each row found its place.
     """
     order = _summed_order(sort, descending)
     # The cursor names its order, and holds the last row shown with its place.
@@ -317,6 +319,8 @@ def summed_page(
     if parts.league_id is None and (ranked or first_group or bounded) and _busy(session, parts):
         if ranked:
             rows, positions = _ranked(session, parts, order, values, size, search, base)
+        elif order[0] in _GROUPED and not search:
+            rows = _grouped(session, parts, order, values, size, dialect)
         elif first_group:
             rows, positions = _first_group(
                 session, parts, order, values, size, dialect, search, base
@@ -575,6 +579,101 @@ def _first_group(
         return rows, None
     # Whoever comes before a row found is one of these players too.
     return rows, _places(session, kept, by, after, found[:size], base)
+
+
+# Orders read a group of players at a time, each group those on one number (fewest wins or
+# points), in the order of ratings: the groups are few and large, so a page is found by reading
+# on in the index of ratings, checking each player's number in the range as it is read.
+_GROUPED = (("wins", False), ("points", False))
+# The rows of the index of ratings a group is looked for in before the page is summed instead:
+# a group too small to be found in them is no quicker to find than summing every player.
+GROUP_WALK = 1_000
+# Groups a page may run into after its cursor's, before it is summed instead.
+GROUPS_ON = 2
+
+
+def _grouped(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+    dialect: str,
+) -> list[Any] | None:
+    """The page's rows by fewest wins or points, read group by group: the players on the
+    cursor's number after its row, then those on the next number, each group in the order of
+    ratings from each player's last result in the range. None when a group is not found within
+    GROUP_WALK rows of the index, or the page runs past GROUPS_ON groups after the cursor's.
+
+    The next number after a group's is the next whole number of wins; of points, after none,
+    the fewest points any one result in the range scored, as whoever scored has at least that.
+    A group found empty (read to the end of the index) moves on to the number after it."""
+    name = order[0][0]
+    rank, result = ResultRank, GameResult
+    by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
+    group = _FIRST_GROUPS[order[0]] if values is None else values[0]
+    after = None if values is None else values[1:]
+    found: list[int] = []
+    for _ in range(GROUPS_ON + 1):
+        # After the cursor's row as ranges of the index, however many rows share a rating,
+        # each read in order up to the walk's end: a limit of their own, or PostgreSQL sorts
+        # every row of the range to merge them.
+        arms = [
+            select(rank.player_id, rank.rating, rank.name_key)
+            .where(_last_here(rank, parts), *part)
+            .order_by(rank.rating.desc(), rank.name_key)
+            .limit(GROUP_WALK)
+            .subquery(f"arm_{number}")
+            for number, part in enumerate(
+                _stretches(by, after, None) if after is not None else [[]]
+            )
+        ]
+        merged = union_all(*(select(arm) for arm in arms)) if len(arms) > 1 else select(arms[0])
+        walk = (
+            merged.order_by(merged.selected_columns.rating.desc(), merged.selected_columns.name_key)
+            .limit(GROUP_WALK)
+            .subquery("walked")
+        )
+        mine = [
+            result.player_id == walk.c.player_id,
+            period_totals.finished_within(parts.start, parts.end),
+        ]
+        number = (
+            select(func.count()).where(*mine, result.won)
+            if name == "wins"
+            else select(func.coalesce(func.sum(result.points_won), 0)).where(*mine)
+        ).scalar_subquery()
+        found += session.scalars(
+            select(walk.c.player_id).where(number == group).limit(size + 1 - len(found))
+        ).all()
+        if len(found) > size:
+            break
+        if (session.scalar(select(func.count()).select_from(walk)) or 0) >= GROUP_WALK:
+            return None
+        next_group = _next_number(session, parts, name, group)
+        if next_group is None:
+            break
+        group, after = next_group, None
+    else:
+        return None
+    if not found:
+        return []
+    totals = _totals(parts, dialect, found)
+    named = {row.player_id: row for row in _named(session, totals)}
+    return [named[player_id] for player_id in found]
+
+
+def _next_number(session: DbSession, parts: Parts, name: str, group: int) -> int | None:
+    """The least number of wins or points a group after `group`'s can have; None when nobody
+    has more than `group`."""
+    if name == "wins" or group > 0:
+        return group + 1
+    result = GameResult
+    return session.scalar(
+        select(func.min(result.points_won)).where(
+            period_totals.finished_within(parts.start, parts.end), result.points_won > 0
+        )
+    )
 
 
 def _bounded(

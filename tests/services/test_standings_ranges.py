@@ -385,3 +385,50 @@ def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_curso
     found = pages_of(session, span, "games", True, 2, "a")
     assert [row.player_id for row in found] == wanted
     assert [row.position for row in found] == [places[i] for i in wanted]
+
+
+@pytest.mark.parametrize("sort", ["wins", "points"])
+def test_fewest_wins_or_points_past_the_players_with_none_read_group_by_group(
+    session, monkeypatch, sort
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    # In the range: Ann wins three games, Cat, Eve, Gus and Ivy one each, each for the same
+    # points; nobody wins two, and Bob's win falls outside the range.
+    games_played = [(["Ann", "Bob"], 0)] * 3 + [
+        (["Cat", "Dan"], 0),
+        (["Eve", "Fay"], 0),
+        (["Gus", "Hal"], 0),
+        (["Ivy", "Jon"], 0),
+    ]
+    for day, (names, winner) in enumerate(games_played, 3):
+        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, 5)
+    play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
+    span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
+    expected = in_order(expected_table(session, span.start, span.end), sort, False)
+    assert [getattr(row, sort) > 0 for row in expected] == [False] * 5 + [True] * 5
+
+    # The pages up to the last group read no one's totals but their own rows': by wins past the
+    # empty group of two wins to Ann's three; by points to the four on one win's points, the
+    # fewest any result in the range scored.
+    quick = 3 if sort == "wins" else 2
+    shown, cursor = [], None
+    with monkeypatch.context() as patched:
+        refuse_to_sum_everyone(patched)
+        for _ in range(quick):
+            page = standings.standings_page(
+                session, span, sort=sort, descending=False, size=3, cursor=cursor
+            )
+            shown += page.items
+            cursor = page.next
+    assert [row.player_id for row in shown] == [row.player_id for row in expected[: 3 * quick]]
+    assert [row.position for row in shown] == list(range(1, 3 * quick + 1))
+
+    # Every page, and the same when a group is not found within the rows a walk may read.
+    for walk in (standings_tables.GROUP_WALK, 2):
+        monkeypatch.setattr(standings_tables, "GROUP_WALK", walk)
+        found = pages_of(session, span, sort, False, 3)
+        assert [row.player_id for row in found] == [row.player_id for row in expected], walk
+        assert [row.position for row in found] == list(range(1, len(expected) + 1)), walk
+        assert [(row.wins, row.points) for row in found] == [
+            (row.wins, row.points) for row in expected
+        ], walk
