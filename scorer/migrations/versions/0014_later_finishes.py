@@ -74,10 +74,31 @@ def upgrade():
     op.add_column("result_ranks", sa.Column("later_finish_before", sa.DateTime(), nullable=True))
     drop_indexes()
     ranks = ranks_table()
+    # Later results mostly finish later: the earliest finish of them all, in one pass over each
+    # player's rows from the last back, is then the nearest at or after a row's own.
+    earliest = sa.select(
+        ranks.c.seq,
+        ranks.c.player_id,
+        sa.func.min(ranks.c.finished_at)
+        .over(partition_by=ranks.c.player_id, order_by=ranks.c.seq.desc(), rows=(None, -1))
+        .label("earliest_later"),
+    ).subquery("earliest")
+    op.execute(
+        ranks.update()
+        .where(
+            ranks.c.seq == earliest.c.seq,
+            ranks.c.player_id == earliest.c.player_id,
+            earliest.c.earliest_later.is_not(None),
+        )
+        .values(later_finish_at_or_after=earliest.c.earliest_later)
+    )
+    # Where one finished earlier, both are looked up among the player's later rows.
     later = ranks.alias("later")
     mine = [later.c.player_id == ranks.c.player_id, later.c.seq > ranks.c.seq]
     op.execute(
-        ranks.update().values(
+        ranks.update()
+        .where(ranks.c.later_finish_at_or_after < ranks.c.finished_at)
+        .values(
             later_finish_at_or_after=sa.select(sa.func.min(later.c.finished_at))
             .where(*mine, later.c.finished_at >= ranks.c.finished_at)
             .scalar_subquery(),
