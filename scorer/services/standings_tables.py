@@ -665,15 +665,31 @@ def _grouped(
 
 def _next_number(session: DbSession, parts: Parts, name: str, group: int) -> int | None:
     """The least number of wins or points a group after `group`'s can have; None when nobody
-    has more than `group`."""
+    has more than `group`.
+
+    After no points: whoever scored in the range scored at least the fewest points of any one
+    of its pieces that scored (a kept period's row, a result at its edges), each read from an
+    index in the order of points, or from the few results at the edges."""
     if name == "wins" or group > 0:
         return group + 1
-    result = GameResult
-    return session.scalar(
-        select(func.min(result.points_won)).where(
-            period_totals.finished_within(parts.start, parts.end), result.points_won > 0
+    kept, result = PeriodTotal, GameResult
+    fewest: list[Select] = [
+        select(kept.points.label("points"))
+        .where(kept.period == key, kept.points > 0)
+        .order_by(kept.points)
+        .limit(1)
+        for key in parts.keys
+    ]
+    fewest += [
+        select(func.min(result.points_won).label("points")).where(
+            period_totals.finished_within(start, end), result.points_won > 0
         )
-    )
+        for start, end in parts.edges
+    ]
+    if not fewest:
+        return None
+    pieces = union_all(*(select(piece.subquery()) for piece in fewest)).subquery("pieces")
+    return session.scalar(select(func.min(pieces.c.points)))
 
 
 def _bounded(

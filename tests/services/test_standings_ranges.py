@@ -388,8 +388,10 @@ def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_curso
 
 
 @pytest.mark.parametrize("sort", ["wins", "points"])
+# Results at the edges only; or January kept whole, between two edges.
+@pytest.mark.parametrize("first", [date(2026, 1, 2), date(2025, 12, 31)])
 def test_fewest_wins_or_points_past_the_players_with_none_read_group_by_group(
-    session, monkeypatch, sort
+    session, monkeypatch, sort, first
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
     # In the range: Ann wins three games, Cat, Eve, Gus and Ivy one each, each for the same
@@ -403,7 +405,10 @@ def test_fewest_wins_or_points_past_the_players_with_none_read_group_by_group(
     for day, (names, winner) in enumerate(games_played, 3):
         play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, 5)
     play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
-    span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
+    span = standings.period("custom", first, date(2026, 2, 3))
+    assert standings_tables.source(session, span.start, span.end, None).keys == (
+        () if first.month == 1 else (202601,)
+    )
     expected = in_order(expected_table(session, span.start, span.end), sort, False)
     assert [getattr(row, sort) > 0 for row in expected] == [False] * 5 + [True] * 5
 
