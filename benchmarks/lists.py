@@ -39,7 +39,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -346,6 +346,22 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
             descending=False,
             size=PLAYERS * 45 // 100,
         ).next
+        # Those 15 months: the second page of a search by most games; by fewest wins or points,
+        # the page a reader paging on from the start reaches where the players with none end,
+        # and the one after it.
+        fifteen = standings.period("custom", date(2022, 3, 15), date(2023, 6, 10))
+        most_games_cursor = standings.standings_page(
+            db.session, fifteen, sort="games", search="fen1"
+        ).next
+        winless = _winless(db.session, fifteen)
+        page = standings.PAGE_SIZE
+        wins_begin = {
+            sort: _cursor_after(db.session, fifteen, sort, winless // page * page)
+            for sort in ("wins", "points")
+        }
+        after_wins_begin = standings.standings_page(
+            db.session, fifteen, sort="wins", descending=False, cursor=wins_begin["wins"]
+        ).next
         playing = pages.playing_page(db.session)
         home_cursor = playing.next
         two = [name for _, name in zip(range(2), names(), strict=False)]
@@ -413,7 +429,9 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
     # across months (85,000 players) are read in each order the page offers: by wins (the page's
     # first order), by rating and by name (each player's last result in the range), fewest games,
     # fewest wins, fewest points and by win rate both ways (the players on the least or the most a
-    # range allows come first), and a search.
+    # range allows come first), and a search; and the pages of those orders that lie past their
+    # quick start: a search's second page by most games, the pages by fewest wins or points where
+    # the players with none end, and a search by rating whose rows lie deep in the table.
     lists += [
         ("Standings, all time by wins", "GET", "/standings/", None, {}),
         ("Standings, all time by rating", "GET", "/standings/?sort=rating", None, {}),
@@ -506,6 +524,45 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
             {},
         ),
         (
+            "Standings, those 15 months, 'fen1' most games, page 2 (htmx)",
+            "GET",
+            f"/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=games"
+            f"&q=fen1&cursor={most_games_cursor}",
+            None,
+            htmx,
+        ),
+        (
+            "Standings, those 15 months, fewest wins, where wins begin (htmx)",
+            "GET",
+            f"/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=wins&order=asc"
+            f"&cursor={wins_begin['wins']}",
+            None,
+            htmx,
+        ),
+        (
+            "Standings, those 15 months, fewest wins, the page after",
+            "GET",
+            f"/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=wins&order=asc"
+            f"&cursor={after_wins_begin}",
+            None,
+            htmx,
+        ),
+        (
+            "Standings, those 15 months, fewest points, where points begin (htmx)",
+            "GET",
+            f"/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=points&order=asc"
+            f"&cursor={wins_begin['points']}",
+            None,
+            htmx,
+        ),
+        (
+            "Standings, those 15 months by rating, search 'zed'",
+            "GET",
+            "/standings/?period=custom&first=2022-03-15&last=2023-06-10&sort=rating&q=zed",
+            None,
+            {},
+        ),
+        (
             "Standings, 15 to 25 March 2023",
             "GET",
             "/standings/?period=custom&first=2023-03-15&last=2023-03-25",
@@ -515,6 +572,32 @@ def targets(app) -> tuple[list[tuple], list[tuple]]:
     ]
     others: list[tuple] = []
     return lists, others
+
+
+def _cursor_after(session, span, sort: str, rows: int) -> str | None:
+    """The cursor after the first `rows` of `span` by fewest `sort`, paged on a thousand at a
+    time: the pages a reader's More link hands out lead to the same place."""
+    from scorer.services import standings
+
+    cursor = None
+    while rows:
+        size = min(rows, 1000)
+        cursor = standings.standings_page(
+            session, span, sort=sort, descending=False, cursor=cursor, size=size
+        ).next
+        rows -= size
+    return cursor
+
+
+def _winless(session, span) -> int:
+    """How many players have results but no win in `span`: by fewest wins (or points, as only a
+    winner scores here), they fill the table's first pages."""
+    from scorer.models import GameResult
+
+    within = sa.and_(GameResult.finished_at >= span.start, GameResult.finished_at < span.end)
+    players = sa.select(sa.func.count(sa.distinct(GameResult.player_id))).where(within)
+    winners = players.where(GameResult.won)
+    return session.scalar(players) - session.scalar(winners)
 
 
 def engine_for(

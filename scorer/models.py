@@ -301,6 +301,18 @@ for _column, _descending in STANDINGS_ORDERS:
     _standings_index(_column, _descending)
 
 
+# What the indexes of result_ranks hold after their order: all a range needs to tell a player's
+# last result in it, and the row's keys, so that neither database reads the table.
+_RANK_INDEXED = (
+    "name_key",
+    "finished_at",
+    "later_finish_at_or_after",
+    "later_finish_before",
+    "player_id",
+    "seq",
+)
+
+
 class ResultRank(Model):
     """One stored result with its player's name key and their rating after it.
 
@@ -308,16 +320,18 @@ class ResultRank(Model):
     (services.period_totals). A range of days ranked by rating or by name reads each player's
     last result in the range from an index in that order, instead of summing every player's
     totals in the range before the first row is known (services.standings_tables).
+
+    Whether a row is its player's last result in a range is told by the row alone: it is when it
+    finished in the range and no later result of the player's (by seq) did, that is when the
+    nearest finishes of those later results on either side of this one's both lie outside it.
     """
 
     __tablename__ = "result_ranks"
     __table_args__ = (
-        # A player's later results, for "is this their last result in the range".
+        # A player's other results, by seq.
         Index("ix_result_ranks_player", "player_id", "seq", "finished_at"),
-        Index(
-            "ix_result_ranks_rating_asc", "rating", "name_key", "finished_at", "player_id", "seq"
-        ),
-        Index("ix_result_ranks_name", "name_key", "finished_at", "player_id", "seq"),
+        Index("ix_result_ranks_rating_asc", "rating", *_RANK_INDEXED),
+        Index("ix_result_ranks_name", *_RANK_INDEXED),
     )
 
     # A game's results share its seq: the game's rows are found by it.
@@ -329,6 +343,11 @@ class ResultRank(Model):
     name_key: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH * 3))
     # mu − 3·sigma after the game.
     rating: Mapped[float]
+    # Of the player's later results (by seq), the earliest finish at or after this one's and the
+    # latest before it; None when there is none. Later results mostly finish later, so the second
+    # is mostly None.
+    later_finish_at_or_after: Mapped[datetime | None]
+    later_finish_before: Mapped[datetime | None]
 
 
 # The best rated first, ties by name: an index of its own, as neither database reads one index in
@@ -336,7 +355,7 @@ class ResultRank(Model):
 Index(
     "ix_result_ranks_rating_desc",
     ResultRank.__table__.c.rating.desc(),
-    *(ResultRank.__table__.c[name] for name in ("name_key", "finished_at", "player_id", "seq")),
+    *(ResultRank.__table__.c[name] for name in _RANK_INDEXED),
 )
 
 

@@ -8,14 +8,16 @@ after), ratings computed again from a game on (every row whose last game is at o
 player merged or renamed, or everything derived again. `rebuild` derives every row from scratch,
 and is what the others must always agree with.
 
-Each result is also kept with its player's name key and rating (result_ranks), kept in step by
-the same calls: a range of days that is no kept period is ranked by rating or name from it.
+Each result is also kept with its player's name key and rating (result_ranks), and the nearest
+finishes of the player's later results, kept in step by the same calls: a range of days that is
+no kept period is ranked by rating or name from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     Float,
@@ -27,6 +29,7 @@ from sqlalchemy import (
     extract,
     func,
     insert,
+    null,
     or_,
     select,
     true,
@@ -56,13 +59,19 @@ def rebuild(session: DbSession) -> None:
 
 
 def games_changed(
-    session: DbSession, player_ids: Collection[int], moments: Iterable[datetime]
+    session: DbSession,
+    player_ids: Collection[int],
+    moments: Iterable[datetime],
+    seqs: Iterable[int] = (),
 ) -> None:
     """Derive again the rows of `player_ids` for the periods of games finished at `moments`:
     after a game's results were written, rewritten or removed (`moments` when it finished, before
-    and after). Ratings come from the results as they stand: `rerated_from` follows a re-rating.
+    and after, `seqs` its seq before and after; without them, every earlier result of the
+    players' is looked at again). Ratings come from the results as they stand: `rerated_from`
+    follows a re-rating.
     """
-    keys = {key for moment in moments for key in periods.keys_of(moment)}
+    changed = sorted(set(moments))
+    keys = {key for moment in changed for key in periods.keys_of(moment)}
     if not player_ids or not keys:
         return
     ids = sorted(set(player_ids))
@@ -82,6 +91,8 @@ def games_changed(
         )
     )
     _fill_ranks(session, ids, months)
+    # Rows of other months hold the finishes of the players' later results too.
+    _link_ranks(session, ids, changed, max(seqs, default=None), months)
 
 
 def players_changed(session: DbSession, player_ids: Collection[int]) -> None:
@@ -230,21 +241,143 @@ def _fill_ranks(
     player_ids: list[int] | None = None,
     spans: list[tuple[datetime | None, datetime | None]] | None = None,
 ) -> None:
-    """Insert each result's rank row (of `player_ids` only, within `spans` only, when given)."""
+    """Insert each result's rank row (of `player_ids` only, within `spans` only, when given).
+
+    Rows within `spans` are inserted without their later finishes: `_link_ranks` reads those
+    from the rank rows, once the players' rows are all there."""
     result = GameResult
-    rows = select(
+    if spans:
+        rows = select(
+            result.seq,
+            result.player_id,
+            result.finished_at,
+            Player.name_key,
+            result.mu - 3 * result.sigma,
+        ).join(Player, Player.id == result.player_id)
+        if player_ids is not None:
+            rows = rows.where(result.player_id.in_(player_ids))
+        rows = rows.where(or_(*(finished_within(start, end) for start, end in spans)))
+        columns = ["seq", "player_id", "finished_at", "name_key", "rating"]
+        session.execute(insert(ResultRank).from_select(columns, rows))
+        return
+    # Every row of the players: the earliest finish after each, in one pass over each player's
+    # results from the last back, instead of a look-up of all later ones per row.
+    results = select(
         result.seq,
         result.player_id,
         result.finished_at,
-        Player.name_key,
-        result.mu - 3 * result.sigma,
-    ).join(Player, Player.id == result.player_id)
+        result.mu,
+        result.sigma,
+        func.min(result.finished_at)
+        .over(partition_by=result.player_id, order_by=result.seq.desc(), rows=(None, -1))
+        .label("earliest_later"),
+    )
     if player_ids is not None:
-        rows = rows.where(result.player_id.in_(player_ids))
-    if spans:
-        rows = rows.where(or_(*(finished_within(start, end) for start, end in spans)))
-    columns = ["seq", "player_id", "finished_at", "name_key", "rating"]
-    session.execute(insert(ResultRank).from_select(columns, rows))
+        results = results.where(result.player_id.in_(player_ids))
+    source = results.subquery("results")
+    at_or_after, before = later_finishes(
+        GameResult, source.c.player_id, source.c.seq, source.c.finished_at, source.c.earliest_later
+    )
+    every = select(
+        source.c.seq,
+        source.c.player_id,
+        source.c.finished_at,
+        Player.name_key,
+        source.c.mu - 3 * source.c.sigma,
+        at_or_after,
+        before,
+    ).join(Player, Player.id == source.c.player_id)
+    columns = [
+        "seq",
+        "player_id",
+        "finished_at",
+        "name_key",
+        "rating",
+        "later_finish_at_or_after",
+        "later_finish_before",
+    ]
+    session.execute(insert(ResultRank).from_select(columns, every))
+
+
+def _link_ranks(
+    session: DbSession,
+    player_ids: list[int],
+    moments: list[datetime],
+    seq: int | None,
+    months: list[tuple[datetime | None, datetime | None]],
+) -> None:
+    """Derive the later finishes of the rank rows of `player_ids` just written within `months`,
+    and again of their rows that results finished at `moments` (of seq `seq`, when known), just
+    written or removed, can change: only rows before them by seq count them as later results,
+    and a row's nearest later finish at or after its own can only become or stop being one of
+    them when it lies between the two, and so can its nearest before it. Read from the rank
+    rows' own index of each player's results by seq, which holds their finishes."""
+    rank = ResultRank
+    later = aliased(ResultRank, name="later")
+    earliest = (
+        select(func.min(later.finished_at))
+        .where(later.player_id == rank.player_id, later.seq > rank.seq)
+        .scalar_subquery()
+    )
+    at_or_after, before = later_finishes(
+        ResultRank, rank.player_id, rank.seq, rank.finished_at, earliest
+    )
+    touched = [
+        or_(
+            and_(
+                rank.finished_at <= moment,
+                or_(
+                    rank.later_finish_at_or_after.is_(None),
+                    rank.later_finish_at_or_after >= moment,
+                ),
+            ),
+            and_(
+                rank.finished_at > moment,
+                or_(rank.later_finish_before.is_(None), rank.later_finish_before <= moment),
+            ),
+        )
+        for moment in moments
+    ]
+    changed = or_(*touched)
+    if seq is not None:
+        changed = and_(rank.seq < seq, changed)
+    written = or_(*(within(rank.finished_at, start, end) for start, end in months))
+    session.execute(
+        update(rank)
+        .where(rank.player_id.in_(player_ids), or_(written, changed))
+        .values(later_finish_at_or_after=at_or_after, later_finish_before=before)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def later_finishes(
+    table: Any, player_id: Any, seq: Any, finished_at: Any, earliest_later: ColumnElement[Any]
+) -> tuple[ColumnElement[datetime], ColumnElement[datetime]]:
+    """Of the player's results after `seq` (rows of `table`: game_results or result_ranks), the
+    earliest finish at or after `finished_at` and the latest before it, given the earliest
+    finish of them all (`earliest_later`). Later results mostly finish later: then the earliest
+    is the first, and none finished before; only where one finished earlier are the player's
+    later results looked up."""
+    later = aliased(table, name="later_one")
+    mine = [later.player_id == player_id, later.seq > seq]
+    first_at_or_after = (
+        select(later.finished_at)
+        .where(*mine, later.finished_at >= finished_at)
+        .order_by(later.finished_at)
+        .limit(1)
+        .scalar_subquery()
+    )
+    last_before = (
+        select(later.finished_at)
+        .where(*mine, later.finished_at < finished_at)
+        .order_by(later.finished_at.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    in_order = or_(earliest_later.is_(None), earliest_later >= finished_at)
+    at_or_after = case((in_order, earliest_later), else_=first_at_or_after)
+    before = case((in_order, null()), else_=last_before)
+    return at_or_after, before
 
 
 def finished_within(start: datetime | None, end: datetime | None) -> ColumnElement[bool]:

@@ -54,6 +54,7 @@ def game_changed(session: DbSession, view: GameSnapshot, was_finished: bool) -> 
             session.execute(delete(GameResult).where(GameResult.game_id == game.id))
         start = old_seq
         moments = [old.finished_at] if old else []
+        seqs = [old.seq] if old else []
         if view.state.finished:
             seq = old_seq
             if seq is None:
@@ -62,7 +63,8 @@ def game_changed(session: DbSession, view: GameSnapshot, was_finished: bool) -> 
             session.execute(insert(GameResult), result_rows(game, view.state, seq))
             start = seq if start is None else min(start, seq)
             moments.append(game.finished_at)
-        period_totals.games_changed(session, [seat.player_id for seat in game.seats], moments)
+            seqs.append(seq)
+        period_totals.games_changed(session, [seat.player_id for seat in game.seats], moments, seqs)
         if start is not None:
             recompute_from(session, start)
 
@@ -81,7 +83,7 @@ def game_removed(session: DbSession, game_id: int) -> int | None:
         session.scalars(select(GameResult.player_id).where(GameResult.game_id == game_id))
     )
     session.execute(delete(GameResult).where(GameResult.game_id == game_id))
-    period_totals.games_changed(session, seated, [stored.finished_at])
+    period_totals.games_changed(session, seated, [stored.finished_at], [stored.seq])
     return stored.seq
 
 

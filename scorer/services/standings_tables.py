@@ -9,14 +9,16 @@ Other ranges of days are summed from the kept years and months they hold whole a
 their edges. A busy range ranked by rating or by name reads each player's last result in the range
 from an index in that order (result_ranks) and sums the page's players alone; searched, it reads on
 in that index until it has found a page, then numbers the rows up to the last one found, so a
-search costs in proportion to how far into the table its page lies. Ranked by most games, wins or
-points, it sums only the players whose all-time total can reach the page, searched or not: whoever
-comes before a row found is one of them too. Where an order's first rows are the players on the
-least a range allows (one game, no win, no points) or the most (every game won, by win rate),
-those players are read the same way as by rating, searched or not, for as long as the page holds
-only them. Any other page (past those players, or too far down for the all-time bound), a quiet
-range and a league's table (summed from its own games' results) sum every player in one
-statement: they cost in proportion to the rows summed.
+search costs in proportion to how far into the table its page lies (the rows before its first
+row found are counted, not numbered). Ranked by most games, wins or points, it sums only the
+players whose all-time total can reach the page, searched or not: whoever comes before a row found
+is one of them too. Where an order's first rows are the players on the least a range allows (one
+game, no win, no points) or the most (every game won, by win rate), those players are read the
+same way as by rating, searched or not, for as long as the page holds only them; by fewest wins
+or points, unsearched, the next groups (one win, two...) are read the same way, each player's
+number checked as the index is read. Any other page (too far down for the all-time bound, or
+among groups too small to find that way), a quiet range and a league's table (summed from its own
+games' results) sum every player in one statement: they cost in proportion to the rows summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -294,9 +296,9 @@ def summed_page(
     players whose all-time total can reach the page are summed, and numbered for a search
     (_bounded); by fewest games, wins or points, lowest win rate or highest, the players on the
     least or the most a range allows come first, and are numbered among themselves for a search
-    (_first_group). Otherwise every player's totals are summed: a page keeps the first `size`
-    rows after the cursor's row, and a search numbers the whole table to give each row found its
-    place.
+    (_first_group); unsearched by fewest wins or points, the pages past them too (_grouped).
+    Otherwise every player's totals are summed: a page keeps the first `size` rows after the
+    cursor's row, and a search numbers the whole table to give each row found its place.
     """
     order = _summed_order(sort, descending)
     # The cursor names its order, and holds the last row shown with its place.
@@ -317,6 +319,8 @@ def summed_page(
     if parts.league_id is None and (ranked or first_group or bounded) and _busy(session, parts):
         if ranked:
             rows, positions = _ranked(session, parts, order, values, size, search, base)
+        elif order[0] in _GROUPED and not search:
+            rows = _grouped(session, parts, order, values, size, dialect)
         elif first_group:
             rows, positions = _first_group(
                 session, parts, order, values, size, dialect, search, base
@@ -371,15 +375,16 @@ def _busy(session: DbSession, parts: Parts) -> bool:
 
 
 def _last_here(rank: Any, parts: Parts) -> ColumnElement[bool]:
-    """Rows of result_ranks (`rank`) that are their player's last result in the range."""
-    later = aliased(ResultRank, name="later")
+    """Rows of result_ranks (`rank`) that are their player's last result in the range: no later
+    result of the player's finished in it, as the nearest later finishes on either side of the
+    row's own lie outside it. Told by the row alone, from the index being read."""
+    at_or_after, before = rank.later_finish_at_or_after, rank.later_finish_before
     return and_(
         period_totals.within(rank.finished_at, parts.start, parts.end),
-        ~exists().where(
-            later.player_id == rank.player_id,
-            later.seq > rank.seq,
-            period_totals.within(later.finished_at, parts.start, parts.end),
-        ),
+        at_or_after.is_(None)
+        if parts.end is None
+        else or_(at_or_after.is_(None), at_or_after >= parts.end),
+        before.is_(None) if parts.start is None else or_(before.is_(None), before < parts.start),
     )
 
 
@@ -427,17 +432,30 @@ def _places(
 ) -> list[int]:
     """The place of each row `shown` (player_id, then its values in `by`, read from result_ranks
     where `where` holds, after the cursor's `values`), counting every such row, found by a
-    search or not: the rows after the cursor's up to the last one shown are numbered as the
-    index reads them, and nothing past it is read."""
+    search or not, and nothing past the last one shown.
+
+    The rows up to the first shown are counted, not numbered: a search's rows may lie deep in
+    the table, and both databases count rows for a fraction of what numbering them costs. Only
+    the rows from the first shown to the last are numbered."""
     rank = ResultRank
-    stretches = [
-        select(rank.player_id, *(column for column, _ in by)).where(*where, *part)
-        for part in _stretches(by, values, list(shown[-1][1:]))
-    ]
-    between = (stretches[0] if len(stretches) == 1 else union_all(*stretches)).subquery("between")
-    again = [(between.c[column.key], down) for column, down in by]
+
+    def between(after: list | None, until: list) -> Any:
+        stretches = [
+            select(rank.player_id, *(column for column, _ in by)).where(*where, *part)
+            for part in _stretches(by, after, until)
+        ]
+        return (stretches[0] if len(stretches) == 1 else union_all(*stretches)).subquery("between")
+
+    first, last = list(shown[0][1:]), list(shown[-1][1:])
+    first_place = base + (
+        session.scalar(select(func.count()).select_from(between(values, first))) or 0
+    )
+    if len(shown) == 1:
+        return [first_place]
+    after_first = between(first, last)
+    again = [(after_first.c[column.key], down) for column, down in by]
     numbered = select(
-        between.c.player_id,
+        after_first.c.player_id,
         func.row_number()
         .over(order_by=[column.desc() if down else column.asc() for column, down in again])
         .label("place"),
@@ -445,11 +463,11 @@ def _places(
     places = dict(
         session.execute(
             select(numbered.c.player_id, numbered.c.place).where(
-                numbered.c.player_id.in_([row.player_id for row in shown])
+                numbered.c.player_id.in_([row.player_id for row in shown[1:]])
             )
         ).all()
     )
-    return [base + places[row.player_id] for row in shown]
+    return [first_place, *(first_place + places[row.player_id] for row in shown[1:])]
 
 
 def _stretches(
@@ -563,6 +581,117 @@ def _first_group(
     return rows, _places(session, kept, by, after, found[:size], base)
 
 
+# Orders read a group of players at a time, each group those on one number (fewest wins or
+# points), in the order of ratings: the groups are few and large, so a page is found by reading
+# on in the index of ratings, checking each player's number in the range as it is read.
+_GROUPED = (("wins", False), ("points", False))
+# The rows of the index of ratings a group is looked for in before the page is summed instead:
+# a group too small to be found in them is no quicker to find than summing every player.
+GROUP_WALK = 1_000
+# Groups a page may run into after its cursor's, before it is summed instead.
+GROUPS_ON = 2
+
+
+def _grouped(
+    session: DbSession,
+    parts: Parts,
+    order: list[tuple[str, bool]],
+    values: list | None,
+    size: int,
+    dialect: str,
+) -> list[Any] | None:
+    """The page's rows by fewest wins or points, read group by group: the players on the
+    cursor's number after its row, then those on the next number, each group in the order of
+    ratings from each player's last result in the range. None when a group is not found within
+    GROUP_WALK rows of the index, or the page runs past GROUPS_ON groups after the cursor's.
+
+    The next number after a group's is the next whole number of wins; of points, after none,
+    the fewest points any one result in the range scored, as whoever scored has at least that.
+    A group found empty (read to the end of the index) moves on to the number after it."""
+    name = order[0][0]
+    rank, result = ResultRank, GameResult
+    by: list[tuple[Any, bool]] = [(rank.rating, True), (rank.name_key, False)]
+    group = _FIRST_GROUPS[order[0]] if values is None else values[0]
+    after = None if values is None else values[1:]
+    found: list[int] = []
+    for _ in range(GROUPS_ON + 1):
+        # After the cursor's row as ranges of the index, however many rows share a rating,
+        # each read in order up to the walk's end: a limit of their own, or PostgreSQL sorts
+        # every row of the range to merge them.
+        arms = [
+            select(rank.player_id, rank.rating, rank.name_key)
+            .where(_last_here(rank, parts), *part)
+            .order_by(rank.rating.desc(), rank.name_key)
+            .limit(GROUP_WALK)
+            .subquery(f"arm_{number}")
+            for number, part in enumerate(
+                _stretches(by, after, None) if after is not None else [[]]
+            )
+        ]
+        merged = union_all(*(select(arm) for arm in arms)) if len(arms) > 1 else select(arms[0])
+        walk = (
+            merged.order_by(merged.selected_columns.rating.desc(), merged.selected_columns.name_key)
+            .limit(GROUP_WALK)
+            .subquery("walked")
+        )
+        mine = [
+            result.player_id == walk.c.player_id,
+            period_totals.finished_within(parts.start, parts.end),
+        ]
+        number = (
+            select(func.count()).where(*mine, result.won)
+            if name == "wins"
+            else select(func.coalesce(func.sum(result.points_won), 0)).where(*mine)
+        ).scalar_subquery()
+        found += session.scalars(
+            select(walk.c.player_id).where(number == group).limit(size + 1 - len(found))
+        ).all()
+        if len(found) > size:
+            break
+        if (session.scalar(select(func.count()).select_from(walk)) or 0) >= GROUP_WALK:
+            return None
+        next_group = _next_number(session, parts, name, group)
+        if next_group is None:
+            break
+        group, after = next_group, None
+    else:
+        return None
+    if not found:
+        return []
+    totals = _totals(parts, dialect, found)
+    named = {row.player_id: row for row in _named(session, totals)}
+    return [named[player_id] for player_id in found]
+
+
+def _next_number(session: DbSession, parts: Parts, name: str, group: int) -> int | None:
+    """The least number of wins or points a group after `group`'s can have; None when nobody
+    has more than `group`.
+
+    After no points: whoever scored in the range scored at least the fewest points of any one
+    of its pieces that scored (a kept period's row, a result at its edges), each read from an
+    index in the order of points, or from the few results at the edges."""
+    if name == "wins" or group > 0:
+        return group + 1
+    kept, result = PeriodTotal, GameResult
+    fewest: list[Select] = [
+        select(kept.points.label("points"))
+        .where(kept.period == key, kept.points > 0)
+        .order_by(kept.points)
+        .limit(1)
+        for key in parts.keys
+    ]
+    fewest += [
+        select(func.min(result.points_won).label("points")).where(
+            period_totals.finished_within(start, end), result.points_won > 0
+        )
+        for start, end in parts.edges
+    ]
+    if not fewest:
+        return None
+    pieces = union_all(*(select(piece.subquery()) for piece in fewest)).subquery("pieces")
+    return session.scalar(select(func.min(pieces.c.points)))
+
+
 def _bounded(
     session: DbSession,
     parts: Parts,
@@ -603,18 +732,24 @@ def _bounded(
     floor = session.scalar(read.offset(size).limit(1))
     if search and floor is not None:
         # Whoever comes before a row of the page is at least at the floor too: the page and its
-        # places are read from those players' totals alone, in one statement.
-        everyone = _reaching(
-            session,
-            select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= floor),
-            kept.name_key,
-        )
-        if everyone is None:
-            return None, None
-        summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
-        # Rows below the floor come after the whole page: they need no number.
-        bounded = select(summed).where(summed.c[name] >= floor).subquery("bounded")
-        return _totalled(session, parts, order, values, search, base, size, bounded), None
+        # places are read from those players' totals alone, in one statement. A later page
+        # first tries the cursor's own total as its floor, which far fewer players reach: when
+        # a whole page is found at or above it, it is the page, as every row below comes after.
+        floors = [values[0], floor] if values is not None and values[0] > floor else [floor]
+        for tried in floors:
+            everyone = _reaching(
+                session,
+                select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= tried),
+                kept.name_key,
+            )
+            if everyone is None:
+                return None, None
+            summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+            # Rows below the floor come after the whole page: they need no number.
+            bounded = select(summed).where(summed.c[name] >= tried).subquery("bounded")
+            rows = _totalled(session, parts, order, values, search, base, size, bounded)
+            if len(rows) > size or tried == floor:
+                return rows, None
     if floor is None:
         # Too few in the sample to bound the page: it may hold every candidate left, as when a
         # search finds few.

@@ -82,23 +82,38 @@ def from_scratch(session) -> dict[tuple[int, int], tuple]:
 
 
 def ranks(session) -> dict[tuple[int, int], tuple]:
-    """Each result's rank row as stored: (seq, player) to its finish, name key and rating."""
+    """Each result's rank row as stored: (seq, player) to its finish, name key, rating and the
+    nearest finishes of the player's later results at or after its own and before it."""
     return {
-        (row.seq, row.player_id): (row.finished_at, row.name_key, row.rating)
+        (row.seq, row.player_id): (
+            row.finished_at,
+            row.name_key,
+            row.rating,
+            row.later_finish_at_or_after,
+            row.later_finish_before,
+        )
         for row in session.scalars(sa.select(ResultRank))
     }
 
 
 def ranks_from_scratch(session) -> dict[tuple[int, int], tuple]:
     names = dict(session.execute(sa.select(Player.id, Player.name_key)).all())
-    return {
-        (result.seq, result.player_id): (
+    stored = list(session.scalars(sa.select(GameResult)))
+    found = {}
+    for result in stored:
+        later = [
+            other.finished_at
+            for other in stored
+            if other.player_id == result.player_id and other.seq > result.seq
+        ]
+        found[(result.seq, result.player_id)] = (
             result.finished_at,
             names[result.player_id],
             result.mu - 3 * result.sigma,
+            min((moment for moment in later if moment >= result.finished_at), default=None),
+            max((moment for moment in later if moment < result.finished_at), default=None),
         )
-        for result in session.scalars(sa.select(GameResult))
-    }
+    return found
 
 
 def assert_up_to_date(session) -> None:
@@ -109,9 +124,10 @@ def assert_up_to_date(session) -> None:
         assert list(found[key][1:]) == pytest.approx(numbers, rel=1e-12), key
     ranked, results = ranks(session), ranks_from_scratch(session)
     assert ranked.keys() == results.keys()
-    for key, (finished_at, name_key, rating) in results.items():
+    for key, (finished_at, name_key, rating, *later) in results.items():
         assert ranked[key][:2] == (finished_at, name_key), key
         assert ranked[key][2] == pytest.approx(rating, rel=1e-12, abs=1e-12), key
+        assert list(ranked[key][3:]) == later, key
 
 
 class Clock:

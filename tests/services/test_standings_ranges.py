@@ -306,6 +306,7 @@ SEARCHED_ORDERS = [
     ("rating", True),
     ("rating", False),
     ("name", True),
+    ("games", True),
     ("wins", True),
     ("points", True),
 ]
@@ -328,3 +329,111 @@ def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
                     found = pages_of(session, span, sort, descending, 2, search)
                 assert [row.player_id for row in found] == wanted, search
                 assert [row.position for row in found] == [places[i] for i in wanted], search
+
+
+def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_cursor(
+    session, monkeypatch
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    before, within = datetime(2025, 12, 20, 20, 0), datetime(2026, 1, 10, 20, 0)
+    # Six players of three games in the range and one before it, twelve of one game in it and
+    # two before: the second page's sample holds only the latter (all-time three, not four),
+    # which bound the page no higher than one game, though its rows have three.
+    for pair in range(3):
+        names = [f"Ann {2 * pair}", f"Ann {2 * pair + 1}"]
+        for day in range(4):
+            play(
+                session, monkeypatch, (within if day else before) + timedelta(days=day), names, 0, 9
+            )
+    for pair in range(6):
+        names = [f"Ada {2 * pair}", f"Ada {2 * pair + 1}"]
+        for day in range(3):
+            play(
+                session,
+                monkeypatch,
+                (within if day == 2 else before) + timedelta(days=day),
+                names,
+                0,
+                9,
+            )
+    play(session, monkeypatch, within, ["Bob", "Eve"], 0, 9)
+    span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
+    table = in_order(expected_table(session, span.start, span.end), "games", True)
+    places = {row.player_id: place for place, row in enumerate(table, 1)}
+    wanted = [row.player_id for row in table if "a" in row.name_key]
+    first = standings.standings_page(session, span, sort="games", search="a", size=2)
+    reached: list[int] = []
+    reaching = standings_tables._reaching
+
+    def counted(session, players, name_key):
+        reached.append(session.scalar(sa.select(sa.func.count()).select_from(players.subquery())))
+        return reaching(session, players, name_key)
+
+    with monkeypatch.context() as patched:
+        refuse_to_sum_everyone(patched)
+        patched.setattr(standings_tables, "_reaching", counted)
+        second = standings.standings_page(
+            session, span, sort="games", search="a", size=2, cursor=first.next
+        )
+    assert [row.player_id for row in second.items] == wanted[2:4]
+    assert [row.position for row in second.items] == [places[i] for i in wanted[2:4]]
+    assert [row.games for row in first.items + second.items] == [3, 3, 3, 3]
+    # Only the eighteen whose all-time games reach the cursor's three were summed, not Bob and
+    # Eve, whom the sample's bound of one game would have let in.
+    assert reached == [18]
+    # On past the players of three games, the pages go on in the same order and places.
+    found = pages_of(session, span, "games", True, 2, "a")
+    assert [row.player_id for row in found] == wanted
+    assert [row.position for row in found] == [places[i] for i in wanted]
+
+
+@pytest.mark.parametrize("sort", ["wins", "points"])
+# Results at the edges only; or January kept whole, between two edges.
+@pytest.mark.parametrize("first", [date(2026, 1, 2), date(2025, 12, 31)])
+def test_fewest_wins_or_points_past_the_players_with_none_read_group_by_group(
+    session, monkeypatch, sort, first
+):
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    # In the range: Ann wins three games, Cat, Eve, Gus and Ivy one each, each for the same
+    # points; nobody wins two, and Bob's win falls outside the range.
+    games_played = [(["Ann", "Bob"], 0)] * 3 + [
+        (["Cat", "Dan"], 0),
+        (["Eve", "Fay"], 0),
+        (["Gus", "Hal"], 0),
+        (["Ivy", "Jon"], 0),
+    ]
+    for day, (names, winner) in enumerate(games_played, 3):
+        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, 5)
+    play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
+    span = standings.period("custom", first, date(2026, 2, 3))
+    assert standings_tables.source(session, span.start, span.end, None).keys == (
+        () if first.month == 1 else (202601,)
+    )
+    expected = in_order(expected_table(session, span.start, span.end), sort, False)
+    assert [getattr(row, sort) > 0 for row in expected] == [False] * 5 + [True] * 5
+
+    # The pages up to the last group read no one's totals but their own rows': by wins past the
+    # empty group of two wins to Ann's three; by points to the four on one win's points, the
+    # fewest any result in the range scored.
+    quick = 3 if sort == "wins" else 2
+    shown, cursor = [], None
+    with monkeypatch.context() as patched:
+        refuse_to_sum_everyone(patched)
+        for _ in range(quick):
+            page = standings.standings_page(
+                session, span, sort=sort, descending=False, size=3, cursor=cursor
+            )
+            shown += page.items
+            cursor = page.next
+    assert [row.player_id for row in shown] == [row.player_id for row in expected[: 3 * quick]]
+    assert [row.position for row in shown] == list(range(1, 3 * quick + 1))
+
+    # Every page, and the same when a group is not found within the rows a walk may read.
+    for walk in (standings_tables.GROUP_WALK, 2):
+        monkeypatch.setattr(standings_tables, "GROUP_WALK", walk)
+        found = pages_of(session, span, sort, False, 3)
+        assert [row.player_id for row in found] == [row.player_id for row in expected], walk
+        assert [row.position for row in found] == list(range(1, len(expected) + 1)), walk
+        assert [(row.wins, row.points) for row in found] == [
+            (row.wins, row.points) for row in expected
+        ], walk
