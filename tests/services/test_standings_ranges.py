@@ -120,6 +120,10 @@ RANGES = [
     (date(2030, 1, 1), date(2030, 2, 2)),  # nobody
 ]
 SEARCHES = ["a", "zed", "q"]
+# Where a range's edges fall does not change how a search or a page of every row is read, so those
+# walks (most of this file's cost) are checked on the ranges with the most players, and the edge
+# ranges in pages of 4 alone.
+WIDE_RANGES = {RANGES[0], RANGES[1], RANGES[4], RANGES[5]}
 
 
 @pytest.fixture(params=["ranked", "summed"])
@@ -156,7 +160,7 @@ def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(
         for sort in standings.SORTS:
             for descending in (True, False):
                 expected = in_order(table, sort, descending)
-                for size in (4, 50):
+                for size in (4, 50) if (first, last) == RANGES[0] else (4,):
                     found = pages_of(session, span, sort, descending, size)
                     where = (first, last, sort, descending, size)
                     assert [row.player_id for row in found] == [
@@ -175,7 +179,7 @@ def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(
                         ), where
                         assert row.rating == pytest.approx(want.rating, rel=1e-12, abs=1e-12)
                         assert row.change == pytest.approx(want.change, rel=1e-12, abs=1e-12)
-                for search in SEARCHES:
+                for search in SEARCHES if (first, last) in WIDE_RANGES else ():
                     places = {row.player_id: place for place, row in enumerate(expected, 1)}
                     wanted = [row.player_id for row in expected if search in row.name_key]
                     found = pages_of(session, span, sort, descending, 3, search)
