@@ -91,11 +91,7 @@ class PostgresSchema:
         server = with_driver(TEST_DATABASE_URL)
         self.name = f"test_{os.getpid()}_{label}_{uuid.uuid4().hex[:8]}"
         separator = "&" if "?" in server else "?"
-        # Commits do not wait for the WAL to reach the disk (4 ms each on a disk mounted with
-        # `discard`): a commit is still seen at once by every other connection, and lost only if
-        # the PostgreSQL server itself crashes, which no test does.
-        options = f"-csearch_path%3D{self.name}%20-csynchronous_commit%3Doff"
-        self.url = f"{server}{separator}options={options}"
+        self.url = f"{server}{separator}options=-csearch_path%3D{self.name}"
         # A connection a test left inside a transaction would make DROP SCHEMA wait for ever.
         self.admin = sa.create_engine(
             server,
