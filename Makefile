@@ -38,12 +38,6 @@ run: $(VENV)/.installed-run
 # (collection: 9 s the first time, 3.6 s after); an environment with PYTHONDONTWRITEBYTECODE set
 # would have every worker and every server a test starts compile them all again.
 test: export PYTHONDONTWRITEBYTECODE =
-# The tests' scratch files (SQLite databases, browser profiles, the servers' folders, the wheel's
-# virtualenv) go to memory when the machine has a tmpfs with room for them. On a disk mounted with
-# `discard` a folder took 3 ms to remove, and pytest removes an earlier run's thousands of folders
-# at the end of the next (13 s in one run). TEST_TMPDIR= keeps them in the usual place.
-TEST_TMPDIR ?= $(shell scripts/memory-tmpdir.sh)
-test: export TMPDIR := $(or $(TEST_TMPDIR),$(TMPDIR),/tmp)
 test: $(VENV)/.installed-test
 	$(MAKE) --no-print-directory translations
 	scripts/ensure-nodejs.sh
