@@ -20,9 +20,22 @@ import select
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from page_weight import CHROMIUM_ARGS, CHROMIUM_PATH
+
+# What Tab.start_trace records: enough to see each main-thread task and what it spent its time on.
+TRACED = [
+    "toplevel",
+    "blink",
+    "blink.user_timing",
+    "loading",
+    "input",
+    "v8.execute",
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+]
 
 PLAYWRIGHTS_FLAGS = [
     "--disable-field-trial-config",
@@ -170,6 +183,15 @@ class BareChromium:
         message, self._unread = self._unread.split(b"\0", 1)
         return json.loads(message)
 
+    def wait_event(self, method: str, session: str | None = None) -> dict:
+        """Waits for the next event `method` (of the tab `session`, if given) and gives its
+        params; answers on the way are kept, other events dropped."""
+        while True:
+            message = self._read()
+            if message.get("method") == method and session in (None, message.get("sessionId")):
+                return message.get("params", {})
+            self._keep(message)
+
     def new_context(self) -> str:
         """A fresh profile within the browser, as a new phone."""
         return self.send("Target.createBrowserContext")["browserContextId"]
@@ -252,6 +274,27 @@ class Tab:
                 last_error = error
             time.sleep(0.1)
         raise TimeoutError(f"{expression} (last error: {last_error})")
+
+    def start_trace(self) -> None:
+        """Records a Chromium trace of this tab's renderer: the main thread's tasks, the parser,
+        style, layout, paint, input and scripts, as DevTools' Performance panel does."""
+        self.send(
+            "Tracing.start",
+            {"transferMode": "ReturnAsStream", "traceConfig": {"includedCategories": TRACED}},
+        )
+
+    def end_trace(self, path: Path) -> None:
+        """Ends the trace started by start_trace and writes it to `path` (JSON, for Perfetto,
+        DevTools or trace_tasks.py)."""
+        self.post("Tracing.end", keep=False)
+        stream = self._chromium.wait_event("Tracing.tracingComplete", self.session)["stream"]
+        with path.open("w") as out:
+            while True:
+                chunk = self.send("IO.read", {"handle": stream})
+                out.write(chunk["data"])
+                if chunk.get("eof"):
+                    break
+        self.send("IO.close", {"handle": stream})
 
     def close(self) -> None:
         self._chromium.send("Target.closeTarget", {"targetId": self.target})

@@ -33,6 +33,13 @@ time goes that the other's does not.
 
     .venv/bin/python benchmarks/reopen_floor.py [--pairs 20] [--base REV] [--how devtools]
     .venv/bin/python benchmarks/reopen_floor.py --first-visit --base REV [--pairs 20]
+    .venv/bin/python benchmarks/reopen_floor.py --pairs 3 --trace DIR
+    .venv/bin/python benchmarks/trace_tasks.py DIR/game-1.json
+
+Each round's line gives each side's answer, when a tap first reached the target, the taps made
+and how many landed off the target first (on a page not yet drawn, they land on its root).
+`--trace DIR` writes Chromium's trace of each game page's reopen into DIR; trace_tasks.py lists
+its renderer main thread's long tasks and what each spent its time on.
 
 With `--base REV` the game page is also served by the code at that git revision (a worktree, as
 in reopen_pairs.py), and each round reopens all three in turn. With `--first-visit` there is no
@@ -82,11 +89,11 @@ SETTLE_TIMEOUT_S = 15
 WATCH = """(() => {
   const target = %(target)s;
   const answered = %(answered)s;
-  const notes = (window.__tap = { started: performance.now() });
+  const notes = (window.__tap = { started: performance.now(), missed: 0 });
   addEventListener('click', (event) => {
-    if (!notes.reached && event.target.closest && event.target.closest(target)) {
-      notes.reached = performance.now();
-    }
+    if (notes.reached) return;
+    if (event.target.closest && event.target.closest(target)) notes.reached = performance.now();
+    else notes.missed += 1;
   }, { capture: true, passive: true });
   const watch = new MutationObserver(() => {
     if (!notes.target_parsed && document.querySelector(target)) {
@@ -114,12 +121,14 @@ TIMING = """(() => {
   return { ...window.__tap, load: t.loadEventEnd, worker: t.workerStart, fetch: t.fetchStart,
            first_byte: t.responseStart, bytes_in: t.responseEnd, parsed: t.domInteractive,
            dcl_end: t.domContentLoadedEventEnd, first_paint: paints['first-paint'],
-           fcp: paints['first-contentful-paint'] };
+           fcp: paints['first-contentful-paint'],
+           pad_ready: (performance.getEntriesByName('uno:pad-ready')[0] || {}).startTime };
 })()"""
 # A reopen's phases, ms from navigation start, in the order they usually come: the worker started,
 # the fetch event dispatched to it, the copy's first and last bytes in, the new document's first
 # script (the navigation committed), the target parsed, the first paints, the document parsed, its
-# DOMContentLoaded handlers done, the first tap that reached the target, the answer, loaded.
+# DOMContentLoaded handlers done, the game's pad drawn by its script (the uno:pad-ready mark), the
+# first tap that reached the target, the answer, loaded.
 PHASES = (
     "worker",
     "fetch",
@@ -131,6 +140,7 @@ PHASES = (
     "fcp",
     "parsed",
     "dcl_end",
+    "pad_ready",
     "reached",
     "answered",
     "load",
@@ -336,9 +346,10 @@ def settled(tab: Tab, page: Page, expected: int | None) -> dict:
     return tab.evaluate(TIMING)
 
 
-def reopen(chromium: BareChromium, page: Page, how: str) -> dict:
+def reopen(chromium: BareChromium, page: Page, how: str, trace: Path | None = None) -> dict:
     """One fresh phone: three fast visits (the worker keeps a copy), for the game a hand recorded
-    elsewhere, then the throttled reopen, tapped until it answers."""
+    elsewhere, then the throttled reopen, tapped until it answers; with `trace`, Chromium's trace
+    of the reopen, from the navigation until the page has settled, is written there."""
     context = chromium.new_context()
     try:
         for visit in range(3):
@@ -353,8 +364,12 @@ def reopen(chromium: BareChromium, page: Page, how: str) -> dict:
             tab.close()
         expected = page.record_hand() if page.record_hand else None
         tab = watched_tab(chromium, context, page, how)
+        if trace:
+            tab.start_trace()
         taps = open_and_tap(tab, page)
         notes = settled(tab, page, expected)
+        if trace:
+            tab.end_trace(trace)
         assert notes["worker"] > 0, f"{page.name}: the worker did not answer the reopen"
         return {**notes, "taps": taps}
     finally:
@@ -362,13 +377,18 @@ def reopen(chromium: BareChromium, page: Page, how: str) -> dict:
         chromium.close_context(context)
 
 
-def first_visit(chromium: BareChromium, page: Page, how: str) -> dict:
-    """One fresh phone opening the page for the first time, throttled, tapped until it answers."""
+def first_visit(chromium: BareChromium, page: Page, how: str, trace: Path | None = None) -> dict:
+    """One fresh phone opening the page for the first time, throttled, tapped until it answers;
+    with `trace`, Chromium's trace of it is written there."""
     context = chromium.new_context()
     try:
         tab = watched_tab(chromium, context, page, how)
+        if trace:
+            tab.start_trace()
         taps = open_and_tap(tab, page)
         notes = settled(tab, page, None)
+        if trace:
+            tab.end_trace(trace)
         assert not notes["worker"], f"{page.name}: a worker answered a first visit"
         return {**notes, "taps": taps}
     finally:
@@ -442,7 +462,14 @@ def main() -> int:
         default="devtools",
         help="throttle the network by DevTools (the page's requests) or at the proxy (all)",
     )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        help="write Chromium's trace of each game page's reopen (or visit) into this folder",
+    )
     args = parser.parse_args()
+    if args.trace:
+        args.trace.mkdir(parents=True, exist_ok=True)
     if args.first_visit and not args.base:
         parser.error("--first-visit compares with a revision: give --base")
 
@@ -472,13 +499,16 @@ def main() -> int:
             order = pages[shift:] + pages[:shift]
             line = []
             for page in order:
-                notes = visit(chromium, page, args.how)
+                trace = None
+                if args.trace and page.name != "floor":
+                    trace = args.trace / f"{page.name.replace(' ', '-')}-{pair + 1}.json"
+                notes = visit(chromium, page, args.how, trace)
                 results[page.name].append(notes)
             for page in pages:
                 notes = results[page.name][-1]
                 line.append(
                     f"{page.name} {notes['answered']:5.0f} (reached {notes.get('reached', 0):4.0f},"
-                    f" {notes['taps']:3d} taps)"
+                    f" {notes['taps']:3d} taps, {notes.get('missed', 0)} off it)"
                 )
             first, last = (results[page.name][-1]["answered"] for page in (pages[0], pages[-1]))
             line.append(f"{last - first:+.0f}")
