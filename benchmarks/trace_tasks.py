@@ -57,7 +57,9 @@ def main_thread(events: list[dict]) -> tuple[tuple[int, int], float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("trace", type=Path)
-    parser.add_argument("--longer-than", type=float, default=6, help="ms; shorter tasks are left out")
+    parser.add_argument(
+        "--longer-than", type=float, default=6, help="ms; shorter tasks are left out"
+    )
     parser.add_argument("--until", type=float, default=1500, help="ms from the navigation's start")
     parser.add_argument("--parts", type=int, default=5, help="the largest events shown per task")
     args = parser.parse_args()
@@ -95,7 +97,9 @@ def main() -> int:
         for event in ours:
             if task["ts"] <= event["ts"] < end and event["name"] not in TASK_NAMES:
                 parts[event["name"]] += event.get("dur", 0)
-        largest = ", ".join(f"{name} {took / 1000:.0f}" for name, took in parts.most_common(args.parts))
+        largest = ", ".join(
+            f"{name} {took / 1000:.0f}" for name, took in parts.most_common(args.parts)
+        )
         print(f"  {(task['ts'] - start) / 1000:5.0f}  {ran:5.0f}  {largest}")
     print(f"  main thread busy in tasks: {busy:.0f} ms of the first {args.until:g}")
 
