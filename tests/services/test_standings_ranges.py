@@ -10,11 +10,13 @@ summed. Each answer is compared with the table worked out here from the stored r
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
 
 import pytest
 import sqlalchemy as sa
+from apps import Seeded
 from factories import make_game, record
 
 from scorer.models import GameResult, Player
@@ -86,22 +88,31 @@ def in_order(rows: list[Expected], sort: str, descending: bool) -> list[Expected
     return sorted(by_rating, key=column, reverse=descending)
 
 
-@pytest.fixture
-def seasons(session, monkeypatch):
+def play_seasons(session) -> None:
     """About sixty games over two years and more, at seeded moments, some at a month's or a
     year's very edge; pairs that play the same games in the same order tie on everything but
     their names."""
     rng = random.Random(7)
     moments = sorted(FIRST + timedelta(minutes=rng.randrange(DAYS * 24 * 60)) for _ in range(50))
     moments += [datetime(2025, 12, 31, 23, 59, 59), datetime(2026, 1, 1), datetime(2025, 3, 1)]
-    for moment in moments:
-        seated = rng.sample(NAMES, rng.randint(2, 4))
-        winner = rng.randrange(len(seated))
-        play(session, monkeypatch, moment, seated, winner, rng.randint(1, 40))
-    # Twins: the same two games, side by side, twice over.
-    for moment in (datetime(2025, 6, 10, 12, 0), datetime(2026, 2, 2, 9, 0)):
-        play(session, monkeypatch, moment, ["Zed One", "Zed Two"], 0, 25)
-        play(session, monkeypatch, moment, ["Zed Three", "Zed Four"], 0, 25)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for moment in moments:
+            seated = rng.sample(NAMES, rng.randint(2, 4))
+            winner = rng.randrange(len(seated))
+            play(session, monkeypatch, moment, seated, winner, rng.randint(1, 40))
+        # Twins: the same two games, side by side, twice over.
+        for moment in (datetime(2025, 6, 10, 12, 0), datetime(2026, 2, 2, 9, 0)):
+            play(session, monkeypatch, moment, ["Zed One", "Zed Two"], 0, 25)
+            play(session, monkeypatch, moment, ["Zed Three", "Zed Four"], 0, 25)
+
+
+@pytest.fixture(scope="module")
+def seasons(databases, tmp_path_factory) -> Iterator[Seeded]:
+    """The seasons, played once per backend (seconds of services) for the tests marked
+    `seeded("seasons")`, which only read them."""
+    seeded = databases.seeded("seasons", play_seasons, tmp_path_factory.mktemp("seasons"))
+    yield seeded
+    seeded.close()
 
 
 def play(session, monkeypatch, moment: datetime, names: list[str], winner: int, left: int) -> None:
@@ -150,9 +161,8 @@ def pages_of(session, span, sort: str, descending: bool, size: int, search: str 
         cursor = page.next
 
 
-def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(
-    session, seasons, way
-):
+@pytest.mark.seeded("seasons")
+def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(session, way):
     assert session.scalar(sa.select(sa.func.count()).select_from(GameResult)) > 100
     for first, last in RANGES:
         span = standings.period("custom", first, last)
@@ -195,8 +205,9 @@ def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(
     assert twins == ["Zed One", "Zed Three", "Zed Four", "Zed Two"]
 
 
+@pytest.mark.seeded("seasons")
 def test_a_busy_range_ranked_by_rating_reads_a_page_not_every_player(
-    session, seasons, monkeypatch, count_queries
+    session, monkeypatch, count_queries
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
     span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
@@ -316,8 +327,9 @@ SEARCHED_ORDERS = [
 ]
 
 
+@pytest.mark.seeded("seasons")
 def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
-    session, seasons, monkeypatch, subtests
+    session, monkeypatch, subtests
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
     span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
