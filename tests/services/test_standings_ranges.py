@@ -251,6 +251,33 @@ def refuse_to_sum_everyone(monkeypatch) -> None:
     monkeypatch.setattr(standings_tables, "_totalled", totalled)
 
 
+def play_a_january(session) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for day, (names, winner) in enumerate(
+            (
+                (["Ann", "Bob"], 0),
+                (["Cat", "Dan"], 0),
+                (["Eve", "Fay", "Gus"], 1),
+                (["Hal", "Ivy"], 1),
+                (["Ann", "Jon"], 0),
+                (["Kim", "Lea"], 0),
+            ),
+            3,
+        ):
+            play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, day)
+        # Outside the range: Bob's win and Cat's loss count for nothing here.
+        play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
+
+
+@pytest.fixture(scope="module")
+def a_january(databases, tmp_path_factory) -> Iterator[Seeded]:
+    """January's games, played once per backend for the orders that read them."""
+    seeded = databases.seeded("january", play_a_january, tmp_path_factory.mktemp("january"))
+    yield seeded
+    seeded.close()
+
+
+@pytest.mark.seeded("a_january")
 @pytest.mark.parametrize(
     ("sort", "descending", "first"),
     [
@@ -264,20 +291,6 @@ def test_the_players_on_the_least_or_the_most_come_first_read_in_order(
     session, monkeypatch, sort, descending, first
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
-    for day, (names, winner) in enumerate(
-        (
-            (["Ann", "Bob"], 0),
-            (["Cat", "Dan"], 0),
-            (["Eve", "Fay", "Gus"], 1),
-            (["Hal", "Ivy"], 1),
-            (["Ann", "Jon"], 0),
-            (["Kim", "Lea"], 0),
-        ),
-        3,
-    ):
-        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, day)
-    # Outside the range: Bob's win and Cat's loss count for nothing here.
-    play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
     span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
     expected = in_order(expected_table(session, span.start, span.end), sort, descending)
     with monkeypatch.context() as patched:
@@ -403,6 +416,30 @@ def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_curso
     assert [row.position for row in found] == [places[i] for i in wanted]
 
 
+def play_single_wins(session) -> None:
+    """In January 2026, Ann wins three games, Cat, Eve, Gus and Ivy one each, each for the same
+    points; nobody wins two, and Bob's win falls in December."""
+    games_played = [(["Ann", "Bob"], 0)] * 3 + [
+        (["Cat", "Dan"], 0),
+        (["Eve", "Fay"], 0),
+        (["Gus", "Hal"], 0),
+        (["Ivy", "Jon"], 0),
+    ]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for day, (names, winner) in enumerate(games_played, 3):
+            play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, 5)
+        play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
+
+
+@pytest.fixture(scope="module")
+def single_wins(databases, tmp_path_factory) -> Iterator[Seeded]:
+    """Those games, played once per backend for every order and range that reads them."""
+    seeded = databases.seeded("single_wins", play_single_wins, tmp_path_factory.mktemp("wins"))
+    yield seeded
+    seeded.close()
+
+
+@pytest.mark.seeded("single_wins")
 @pytest.mark.parametrize("sort", ["wins", "points"])
 # Results at the edges only; or January kept whole, between two edges.
 @pytest.mark.parametrize("first", [date(2026, 1, 2), date(2025, 12, 31)])
@@ -410,17 +447,6 @@ def test_fewest_wins_or_points_past_the_players_with_none_read_group_by_group(
     session, monkeypatch, sort, first
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
-    # In the range: Ann wins three games, Cat, Eve, Gus and Ivy one each, each for the same
-    # points; nobody wins two, and Bob's win falls outside the range.
-    games_played = [(["Ann", "Bob"], 0)] * 3 + [
-        (["Cat", "Dan"], 0),
-        (["Eve", "Fay"], 0),
-        (["Gus", "Hal"], 0),
-        (["Ivy", "Jon"], 0),
-    ]
-    for day, (names, winner) in enumerate(games_played, 3):
-        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, 5)
-    play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
     span = standings.period("custom", first, date(2026, 2, 3))
     assert standings_tables.source(session, span.start, span.end, None).keys == (
         () if first.month == 1 else (202601,)
