@@ -328,9 +328,12 @@ class Seeded:
         if backend not in self.apps:
             url = self.databases._seeded_url(backend, self.label, self.folder)
             app = make_app(url, migrate=False)
-            with app.app_context():
-                self.seed(db.session)
-            close(app)
+            try:
+                with app.app_context():
+                    self.seed(db.session)
+            finally:
+                # A seeding that failed must not leave a connection that would block the next try.
+                close(app)
             self.apps[backend] = SharedApp(url)
         return self.apps[backend]
 
