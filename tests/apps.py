@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import sqlalchemy as sa
 from flask import Flask
 from flask_migrate import upgrade
+from sqlalchemy.orm import Session
 
 from scorer import create_app, with_driver
 from scorer.extensions import db, rate_limiter
@@ -254,6 +255,7 @@ class Databases:
     `shared(backend)` is the app the tests share inside rolled-back transactions (SharedApp);
     `fresh(backend, folder)` gives the URL of an empty database for a test of its own. There are
     two fresh ones of each kind (`second=True`), for the tests that move data between two servers.
+    `seeded(...)` gives databases written once for a module's tests that only read them (Seeded).
     """
 
     def __init__(self, folder: Path):
@@ -286,8 +288,55 @@ class Databases:
             self._shared[backend] = SharedApp(url)
         return self._shared[backend]
 
+    def seeded(self, label: str, seed: Callable[[Session], None], folder: Path) -> Seeded:
+        """Databases that `seed` writes once, for tests that only read what it wrote (Seeded)."""
+        return Seeded(self, label, seed, folder)
+
+    def _seeded_url(self, backend: str, label: str, folder: Path) -> str:
+        if backend == "postgresql":
+            # A schema of its own: the fresh ones are emptied by any test marked fresh_database.
+            return self._schema(label).empty()
+        return self._template().copy(folder / f"{label}.sqlite")
+
     def drop(self) -> None:
         for shared in self._shared.values():
             shared.close()
         for schema in self._schemas.values():
             schema.drop()
+
+
+class Seeded:
+    """What `seed` writes, written once per backend for every test of a module that reads it.
+
+    Data made through the services takes seconds to write and milliseconds to read: a module whose
+    tests only read it names its seeding in a module-scoped fixture, and each test marked
+    `seeded("<that fixture>")` gets, as its `app`, one shared app on that data (`on(backend)`),
+    made the first time a test asks on that backend and inside a rolled-back transaction like any
+    shared app's: a test that wrote after all would leave nothing for the next.
+    """
+
+    def __init__(
+        self, databases: Databases, label: str, seed: Callable[[Session], None], folder: Path
+    ):
+        self.databases = databases
+        self.label = label
+        self.seed = seed
+        self.folder = folder
+        self.apps: dict[str, SharedApp] = {}
+
+    def on(self, backend: str) -> SharedApp:
+        if backend not in self.apps:
+            url = self.databases._seeded_url(backend, self.label, self.folder)
+            app = make_app(url, migrate=False)
+            try:
+                with app.app_context():
+                    self.seed(db.session)
+            finally:
+                # A seeding that failed must not leave a connection that would block the next try.
+                close(app)
+            self.apps[backend] = SharedApp(url)
+        return self.apps[backend]
+
+    def close(self) -> None:
+        for shared in self.apps.values():
+            shared.close()

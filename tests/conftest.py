@@ -10,6 +10,10 @@ service's commit releases its savepoint and the next session sees what it wrote,
 outlives the test. The app's settings are put back after each test, its rate-limit counts and its
 kept replays emptied.
 
+A module whose tests only read data that takes long to write writes it once per backend, on a
+database of its own, and its tests read it each inside a rolled-back transaction: they are marked
+`seeded` (tests/apps.py, Seeded).
+
 A test that needs a real commit (several connections, threads or processes, another app on the
 same database, a live server, the migrations) is marked `fresh_database`: it gets an app of its
 own on an empty, migrated database, as every test once did. On SQLite that is a copy of a migrated
@@ -99,14 +103,21 @@ def app(request, backend: str, databases: Databases, tmp_path) -> Iterator[Flask
     """The app on an empty, migrated database; CSRF is off except where a test turns it on.
 
     The app this process shares, inside a transaction rolled back after the test (SharedApp); a
-    test marked `fresh_database` gets an app of its own on a database of its own instead.
+    test marked `fresh_database` gets an app of its own on a database of its own instead, and one
+    marked `seeded("<fixture>")` the shared app on the data that module-scoped fixture wrote once
+    (tests/apps.py, Seeded).
     """
     if request.node.get_closest_marker("fresh_database"):
         app = make_app(databases.fresh(backend, tmp_path), migrate=False)
         yield app
         close(app)
         return
-    with databases.shared(backend).rolled_back() as app:
+    seeded = request.node.get_closest_marker("seeded")
+    if seeded:
+        shared = request.getfixturevalue(seeded.args[0]).on(backend)
+    else:
+        shared = databases.shared(backend)
+    with shared.rolled_back() as app:
         yield app
 
 

@@ -131,22 +131,47 @@ def test_the_reference_hand_takes_nine_taps_and_no_scrolling_in_the_language(
     assert page.evaluate("scrollY") == 0, "saving moved the page"
 
 
+def scrolls_on_a_320_px_phone(
+    new_phone: Callable[..., Page], live_app: Flask, live_server: str, locale: str, code: str
+) -> int:
+    """How often the reference hand scrolls on a 320x568 phone in the locale's language."""
+    with live_app.app_context():
+        url = f"{live_server}/games/{make_game(db.session, NAMES).id}"
+    page = new_phone(PHONES["320"], locale=locale)
+    page.goto(url)
+    assert page.locator("html").get_attribute("lang") == code
+    thumb = ScrollingThumb(page)
+    reference_hand(page, thumb, re.compile(r"(?<!\d)101(?!\d)"))
+    assert thumb.count == 9
+    expect(page.locator("#scoreboard")).to_have_attribute("data-next", "2")
+    return thumb.scrolls
+
+
+@pytest.fixture(scope="module")
+def english_scrolls() -> dict[str, int]:
+    """English's count, taken by the first language's test and compared with by every other:
+    the same English page and hand each time, so the same count."""
+    return {}
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_on_a_320_px_phone_the_reference_hand_needs_no_more_scrolling_than_in_english(
-    new_phone: Callable[..., Page], live_app: Flask, live_server: str, language: str
+    new_phone: Callable[..., Page],
+    live_app: Flask,
+    live_server: str,
+    language: str,
+    english_scrolls: dict[str, int],
 ):
     """The pad does not fit a 320x568 phone in English either: the hand still takes 9 taps, and
     the language adds no scroll to those English needs."""
-    scrolls = {}
-    for locale, code in (("en-US", "en"), (LANGUAGES[language], language)):
-        with live_app.app_context():
-            url = f"{live_server}/games/{make_game(db.session, NAMES).id}"
-        page = new_phone(PHONES["320"], locale=locale)
-        page.goto(url)
-        assert page.locator("html").get_attribute("lang") == code
-        thumb = ScrollingThumb(page)
-        reference_hand(page, thumb, re.compile(r"(?<!\d)101(?!\d)"))
-        assert thumb.count == 9
-        expect(page.locator("#scoreboard")).to_have_attribute("data-next", "2")
-        scrolls[code] = thumb.scrolls
+    if "en" not in english_scrolls:
+        english_scrolls["en"] = scrolls_on_a_320_px_phone(
+            new_phone, live_app, live_server, "en-US", "en"
+        )
+    scrolls = {
+        "en": english_scrolls["en"],
+        language: scrolls_on_a_320_px_phone(
+            new_phone, live_app, live_server, LANGUAGES[language], language
+        ),
+    }
     assert scrolls[language] <= scrolls["en"], scrolls

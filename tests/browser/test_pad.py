@@ -237,29 +237,29 @@ def test_the_pad_tells_the_offline_queue_what_the_hand_gives(phone: Page, new_ga
     # Emptied for the next hand when the hand waits on the phone: test_offline.py.
 
 
-@pytest.mark.parametrize(
-    ("mode", "names", "went_out", "hands", "brief", "effect"),
-    [
-        ("partners", NAMES, "Ann", {"Bob": ["9"], "Dan": ["20"]}, "Ann & Cat +29", {"0": 29}),
-        (
-            "challenge",
-            ["Ann", "Bob", "Cat"],
-            "Ann",
-            {"Bob": ["9", "3"], "Cat": ["20", "5", "5"]},
-            "Bob +12 · Cat +30",
-            {"1": 12, "2": 30},
-        ),
-    ],
-)
-def test_the_brief_and_effect_follow_the_mode(
-    phone: Page, new_game, mode, names, went_out, hands, brief, effect
-):
-    _, url = new_game(names, mode)
-    phone.goto(url)
-    pad = phone.locator("#hand-form")
-    tap_hand(pad, went_out, hands)
-    expect(pad).to_have_attribute("data-brief", brief)
-    assert pad.evaluate("form => JSON.parse(form.dataset.effect)") == effect
+BRIEFS = [
+    ("partners", NAMES, "Ann", {"Bob": ["9"], "Dan": ["20"]}, "Ann & Cat +29", {"0": 29}),
+    (
+        "challenge",
+        ["Ann", "Bob", "Cat"],
+        "Ann",
+        {"Bob": ["9", "3"], "Cat": ["20", "5", "5"]},
+        "Bob +12 · Cat +30",
+        {"1": 12, "2": 30},
+    ),
+]
+
+
+def test_the_brief_and_effect_follow_the_mode(phone: Page, new_game, subtests):
+    # One phone for every mode, as for the sums: each game's page starts its pad afresh.
+    for mode, names, went_out, hands, brief, effect in BRIEFS:
+        with subtests.test(mode=mode):
+            _, url = new_game(names, mode)
+            phone.goto(url)
+            pad = phone.locator("#hand-form")
+            tap_hand(pad, went_out, hands)
+            expect(pad).to_have_attribute("data-brief", brief)
+            assert pad.evaluate("form => JSON.parse(form.dataset.effect)") == effect
 
 
 @PHONES

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, datetime
 
 import pytest
 import sqlalchemy as sa
+from apps import Seeded
 from factories import make_game, record
 
 from scorer.models import Game, GameResult
@@ -31,6 +33,10 @@ def finished_on(session, game_id: int, moment: datetime) -> None:
 
 @pytest.fixture
 def evening(session):
+    return play_evening(session)
+
+
+def play_evening(session) -> tuple[int, int, int]:
     """Three games counted by hand.
 
     1. Standard to 100, Ann Bob Cat: Cat 30 (hand 1), then Ann 110: Ann 1st, Cat 2nd, Bob 3rd.
@@ -215,13 +221,20 @@ def test_a_merge_adds_both_records_and_rerates_as_from_scratch(session, evening)
         assert merged[key] == pytest.approx(value, rel=1e-12)
 
 
-@pytest.fixture
-def club_night(session, evening):
+def play_club_night(session) -> None:
     """The evening, and six more players in two games of three: ties on games, wins and points."""
+    play_evening(session)
     for names, winner in ((["Eve", "Fay", "Gus"], 0), (["Hal", "Ivy", "Jon"], 0)):
         game = make_game(session, names, target=30)
         record(session, game, winner, {1: 10, 2: 20})
-    return evening
+
+
+@pytest.fixture(scope="module")
+def club_night(databases, tmp_path_factory) -> Iterator[Seeded]:
+    """The club night, played once per backend for the tests that only page through it."""
+    seeded = databases.seeded("club_night", play_club_night, tmp_path_factory.mktemp("night"))
+    yield seeded
+    seeded.close()
 
 
 def every_page(session, size: int, **choices) -> list[list[standings.Row]]:
@@ -234,9 +247,10 @@ def every_page(session, size: int, **choices) -> list[list[standings.Row]]:
         cursor = page.next
 
 
+@pytest.mark.seeded("club_night")
 @pytest.mark.parametrize("sort", list(standings.SORTS))
 @pytest.mark.parametrize("descending", [True, False])
-def test_the_database_sorts_as_the_table_always_did(session, club_night, sort, descending):
+def test_the_database_sorts_as_the_table_always_did(session, sort, descending):
     whole = standings.standings(session, period("all"))
     expected = [row.player_id for row in sort_rows(whole, sort, descending)]
     pages_found = every_page(session, 3, sort=sort, descending=descending)
@@ -244,7 +258,8 @@ def test_the_database_sorts_as_the_table_always_did(session, club_night, sort, d
     assert all(len(page) == 3 for page in pages_found[:-1])
 
 
-def test_pages_rank_by_the_place_in_the_whole_table(session, club_night):
+@pytest.mark.seeded("club_night")
+def test_pages_rank_by_the_place_in_the_whole_table(session):
     found = [row for page in every_page(session, 4, sort="wins") for row in page]
     assert [row.position for row in found] == list(range(1, 11))
     again = [row for page in every_page(session, 4, sort="wins") for row in page]
@@ -254,7 +269,8 @@ def test_pages_rank_by_the_place_in_the_whole_table(session, club_night):
     )
 
 
-def test_a_name_search_keeps_each_rank_from_the_whole_table(session, club_night):
+@pytest.mark.seeded("club_night")
+def test_a_name_search_keeps_each_rank_from_the_whole_table(session):
     whole = {row.name: row.position for page in every_page(session, 50) for row in page}
     found = standings.standings_page(session, period("all"), search="A")
     assert [row.name for row in found.items] == sorted(
@@ -270,7 +286,8 @@ def test_a_name_search_keeps_each_rank_from_the_whole_table(session, club_night)
     assert standings.standings_page(session, period("all"), search="zz").items == []
 
 
-def test_a_cursor_from_elsewhere_is_refused(session, club_night):
+@pytest.mark.seeded("club_night")
+def test_a_cursor_from_elsewhere_is_refused(session):
     with pytest.raises(pages.BadCursor):
         standings.standings_page(session, period("all"), cursor=pages.encode("players", ["a", 1]))
     with pytest.raises(pages.BadCursor):

@@ -10,11 +10,13 @@ summed. Each answer is compared with the table worked out here from the stored r
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
 
 import pytest
 import sqlalchemy as sa
+from apps import Seeded
 from factories import make_game, record
 
 from scorer.models import GameResult, Player
@@ -86,22 +88,31 @@ def in_order(rows: list[Expected], sort: str, descending: bool) -> list[Expected
     return sorted(by_rating, key=column, reverse=descending)
 
 
-@pytest.fixture
-def seasons(session, monkeypatch):
+def play_seasons(session) -> None:
     """About sixty games over two years and more, at seeded moments, some at a month's or a
     year's very edge; pairs that play the same games in the same order tie on everything but
     their names."""
     rng = random.Random(7)
     moments = sorted(FIRST + timedelta(minutes=rng.randrange(DAYS * 24 * 60)) for _ in range(50))
     moments += [datetime(2025, 12, 31, 23, 59, 59), datetime(2026, 1, 1), datetime(2025, 3, 1)]
-    for moment in moments:
-        seated = rng.sample(NAMES, rng.randint(2, 4))
-        winner = rng.randrange(len(seated))
-        play(session, monkeypatch, moment, seated, winner, rng.randint(1, 40))
-    # Twins: the same two games, side by side, twice over.
-    for moment in (datetime(2025, 6, 10, 12, 0), datetime(2026, 2, 2, 9, 0)):
-        play(session, monkeypatch, moment, ["Zed One", "Zed Two"], 0, 25)
-        play(session, monkeypatch, moment, ["Zed Three", "Zed Four"], 0, 25)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for moment in moments:
+            seated = rng.sample(NAMES, rng.randint(2, 4))
+            winner = rng.randrange(len(seated))
+            play(session, monkeypatch, moment, seated, winner, rng.randint(1, 40))
+        # Twins: the same two games, side by side, twice over.
+        for moment in (datetime(2025, 6, 10, 12, 0), datetime(2026, 2, 2, 9, 0)):
+            play(session, monkeypatch, moment, ["Zed One", "Zed Two"], 0, 25)
+            play(session, monkeypatch, moment, ["Zed Three", "Zed Four"], 0, 25)
+
+
+@pytest.fixture(scope="module")
+def seasons(databases, tmp_path_factory) -> Iterator[Seeded]:
+    """The seasons, played once per backend (seconds of services) for the tests marked
+    `seeded("seasons")`, which only read them."""
+    seeded = databases.seeded("seasons", play_seasons, tmp_path_factory.mktemp("seasons"))
+    yield seeded
+    seeded.close()
 
 
 def play(session, monkeypatch, moment: datetime, names: list[str], winner: int, left: int) -> None:
@@ -150,9 +161,8 @@ def pages_of(session, span, sort: str, descending: bool, size: int, search: str 
         cursor = page.next
 
 
-def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(
-    session, seasons, way
-):
+@pytest.mark.seeded("seasons")
+def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(session, way):
     assert session.scalar(sa.select(sa.func.count()).select_from(GameResult)) > 100
     for first, last in RANGES:
         span = standings.period("custom", first, last)
@@ -195,8 +205,9 @@ def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(
     assert twins == ["Zed One", "Zed Three", "Zed Four", "Zed Two"]
 
 
+@pytest.mark.seeded("seasons")
 def test_a_busy_range_ranked_by_rating_reads_a_page_not_every_player(
-    session, seasons, monkeypatch, count_queries
+    session, monkeypatch, count_queries
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
     span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
@@ -240,6 +251,33 @@ def refuse_to_sum_everyone(monkeypatch) -> None:
     monkeypatch.setattr(standings_tables, "_totalled", totalled)
 
 
+def play_a_january(session) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for day, (names, winner) in enumerate(
+            (
+                (["Ann", "Bob"], 0),
+                (["Cat", "Dan"], 0),
+                (["Eve", "Fay", "Gus"], 1),
+                (["Hal", "Ivy"], 1),
+                (["Ann", "Jon"], 0),
+                (["Kim", "Lea"], 0),
+            ),
+            3,
+        ):
+            play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, day)
+        # Outside the range: Bob's win and Cat's loss count for nothing here.
+        play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
+
+
+@pytest.fixture(scope="module")
+def a_january(databases, tmp_path_factory) -> Iterator[Seeded]:
+    """January's games, played once per backend for the orders that read them."""
+    seeded = databases.seeded("january", play_a_january, tmp_path_factory.mktemp("january"))
+    yield seeded
+    seeded.close()
+
+
+@pytest.mark.seeded("a_january")
 @pytest.mark.parametrize(
     ("sort", "descending", "first"),
     [
@@ -253,20 +291,6 @@ def test_the_players_on_the_least_or_the_most_come_first_read_in_order(
     session, monkeypatch, sort, descending, first
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
-    for day, (names, winner) in enumerate(
-        (
-            (["Ann", "Bob"], 0),
-            (["Cat", "Dan"], 0),
-            (["Eve", "Fay", "Gus"], 1),
-            (["Hal", "Ivy"], 1),
-            (["Ann", "Jon"], 0),
-            (["Kim", "Lea"], 0),
-        ),
-        3,
-    ):
-        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, day)
-    # Outside the range: Bob's win and Cat's loss count for nothing here.
-    play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
     span = standings.period("custom", date(2026, 1, 2), date(2026, 2, 3))
     expected = in_order(expected_table(session, span.start, span.end), sort, descending)
     with monkeypatch.context() as patched:
@@ -316,8 +340,9 @@ SEARCHED_ORDERS = [
 ]
 
 
+@pytest.mark.seeded("seasons")
 def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
-    session, seasons, monkeypatch, subtests
+    session, monkeypatch, subtests
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
     span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
@@ -391,6 +416,30 @@ def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_curso
     assert [row.position for row in found] == [places[i] for i in wanted]
 
 
+def play_single_wins(session) -> None:
+    """In January 2026, Ann wins three games, Cat, Eve, Gus and Ivy one each, each for the same
+    points; nobody wins two, and Bob's win falls in December."""
+    games_played = [(["Ann", "Bob"], 0)] * 3 + [
+        (["Cat", "Dan"], 0),
+        (["Eve", "Fay"], 0),
+        (["Gus", "Hal"], 0),
+        (["Ivy", "Jon"], 0),
+    ]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for day, (names, winner) in enumerate(games_played, 3):
+            play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, 5)
+        play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
+
+
+@pytest.fixture(scope="module")
+def single_wins(databases, tmp_path_factory) -> Iterator[Seeded]:
+    """Those games, played once per backend for every order and range that reads them."""
+    seeded = databases.seeded("single_wins", play_single_wins, tmp_path_factory.mktemp("wins"))
+    yield seeded
+    seeded.close()
+
+
+@pytest.mark.seeded("single_wins")
 @pytest.mark.parametrize("sort", ["wins", "points"])
 # Results at the edges only; or January kept whole, between two edges.
 @pytest.mark.parametrize("first", [date(2026, 1, 2), date(2025, 12, 31)])
@@ -398,17 +447,6 @@ def test_fewest_wins_or_points_past_the_players_with_none_read_group_by_group(
     session, monkeypatch, sort, first
 ):
     monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
-    # In the range: Ann wins three games, Cat, Eve, Gus and Ivy one each, each for the same
-    # points; nobody wins two, and Bob's win falls outside the range.
-    games_played = [(["Ann", "Bob"], 0)] * 3 + [
-        (["Cat", "Dan"], 0),
-        (["Eve", "Fay"], 0),
-        (["Gus", "Hal"], 0),
-        (["Ivy", "Jon"], 0),
-    ]
-    for day, (names, winner) in enumerate(games_played, 3):
-        play(session, monkeypatch, datetime(2026, 1, day, 20, 0), names, winner, 5)
-    play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
     span = standings.period("custom", first, date(2026, 2, 3))
     assert standings_tables.source(session, span.start, span.end, None).keys == (
         () if first.month == 1 else (202601,)
