@@ -335,6 +335,24 @@ def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
                 assert [row.position for row in found] == [places[i] for i in wanted], search
 
 
+def test_the_names_of_ranked_results_have_an_index_of_their_trigrams_on_postgresql(
+    session, backend
+):
+    """Where pg_trgm can be had (it ships with PostgreSQL), the index a search reads its rows
+    from is one of trigrams; elsewhere a plain one of the same name."""
+    indexes = sa.inspect(session.connection()).get_indexes("result_ranks")
+    (found,) = [index for index in indexes if index["name"] == "ix_result_ranks_name_trigrams"]
+    assert found["column_names"] == ["name_key"]
+    if backend == "postgresql":
+        available = session.scalar(
+            sa.text("SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm'")
+        )
+        if available:
+            options = found["dialect_options"]
+            assert options["postgresql_using"] == "gin"
+            assert options["postgresql_ops"] == {"name_key": "gin_trgm_ops"}
+
+
 def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_cursor(
     session, monkeypatch
 ):
