@@ -335,6 +335,32 @@ def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
                 assert [row.position for row in found] == [places[i] for i in wanted], search
 
 
+@pytest.mark.parametrize("walk", [1, 3, 10**6])
+def test_a_search_by_rating_or_name_past_its_walk_reads_the_rows_it_finds_by_their_names(
+    session, seasons, monkeypatch, count_queries, backend, walk
+):
+    """On PostgreSQL a search that finds no page within SEARCH_WALK rows of its order reads every
+    row it finds (from the trigrams of their names) and sorts them; pages and places are the
+    table's all the same, on both databases."""
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    monkeypatch.setattr(standings_tables, "SEARCH_WALK", walk)
+    span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
+    table = expected_table(session, span.start, span.end)
+    for sort, descending in (("rating", True), ("rating", False), ("name", False), ("name", True)):
+        expected = in_order(table, sort, descending)
+        places = {row.player_id: place for place, row in enumerate(expected, 1)}
+        for search in ("e", "zed", "q", "o t"):
+            wanted = [row.player_id for row in expected if search in row.name_key]
+            with count_queries() as statements:
+                found = pages_of(session, span, sort, descending, 2, search)
+            where = (sort, descending, search)
+            assert [row.player_id for row in found] == wanted, where
+            assert [row.position for row in found] == [places[i] for i in wanted], where
+            by_names = any("hits" in statement for statement in statements)
+            # A walk of one row finds no page of two: every search then reads its rows by name.
+            assert by_names == (backend == "postgresql" and walk < len(table)), where
+
+
 def test_the_names_of_ranked_results_have_an_index_of_their_trigrams_on_postgresql(
     session, backend
 ):
