@@ -757,11 +757,39 @@ def _bounded(
     total `floor` that the page's last row in the whole table cannot be below, as the sample is
     part of the table; so every row of the page is a player whose all-time total is at least
     `floor`, and only those are summed. A row found by a search is numbered among every player
-    whose all-time total reaches the page's lowest: whoever comes before it is one of them.
+    whose all-time total reaches the page's lowest: whoever comes before it is one of them. A
+    later searched page tries its cursor's own total as the floor before any sample is summed,
+    and needs none when it finds a whole page at or above it.
     """
     name = order[0][0]
     kept = PeriodTotal
     bound = getattr(kept, name)
+
+    def searched_from(tried: object) -> list[Any] | None:
+        """The page's rows, each with its place, of the players whose all-time total reaches
+        `tried`, when the page lies at or above it; None when too many players reach it."""
+        everyone = _reaching(
+            session,
+            select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= tried),
+            kept.name_key,
+        )
+        if everyone is None:
+            return None
+        summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+        # Rows below the floor come after the whole page: they need no number.
+        bounded = select(summed).where(summed.c[name] >= tried).subquery("bounded")
+        return _totalled(session, parts, order, values, search, base, size, bounded)
+
+    tried_cursor: list[Any] | None = None
+    if search and values is not None:
+        # A later page first tries the cursor's own total as its floor, before any sample: far
+        # fewer players reach it, and when a whole page is found at or above it, it is the page,
+        # as every row below comes after.
+        tried_cursor = searched_from(values[0])
+        if tried_cursor is None:
+            return None, None
+        if len(tried_cursor) > size:
+            return tried_cursor, None
     candidates = select(kept.player_id).where(kept.period == periods.ALL_TIME)
     if search:
         candidates = candidates.where(_contains(kept.name_key, search))
@@ -778,24 +806,10 @@ def _bounded(
     floor = session.scalar(read.offset(size).limit(1))
     if search and floor is not None:
         # Whoever comes before a row of the page is at least at the floor too: the page and its
-        # places are read from those players' totals alone, in one statement. A later page
-        # first tries the cursor's own total as its floor, which far fewer players reach: when
-        # a whole page is found at or above it, it is the page, as every row below comes after.
-        floors = [values[0], floor] if values is not None and values[0] > floor else [floor]
-        for tried in floors:
-            everyone = _reaching(
-                session,
-                select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= tried),
-                kept.name_key,
-            )
-            if everyone is None:
-                return None, None
-            summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
-            # Rows below the floor come after the whole page: they need no number.
-            bounded = select(summed).where(summed.c[name] >= tried).subquery("bounded")
-            rows = _totalled(session, parts, order, values, search, base, size, bounded)
-            if len(rows) > size or tried == floor:
-                return rows, None
+        # places are read from those players' totals alone, in one statement.
+        if tried_cursor is not None and values is not None and values[0] == floor:
+            return tried_cursor, None
+        return searched_from(floor), None
     if floor is None:
         # Too few in the sample to bound the page: it may hold every candidate left, as when a
         # search finds few.

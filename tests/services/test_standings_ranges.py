@@ -429,6 +429,25 @@ def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_curso
     # Only the eighteen whose all-time games reach the cursor's three were summed, not Bob and
     # Eve, whom the sample's bound of one game would have let in.
     assert reached == [18]
+    # A page found whole at or above its cursor's total (one more row of three games after it
+    # shows the page goes on) needs no sample summed for a floor: every sum it reads is of the
+    # players reaching a floor, whose names come with them.
+    summed: list[bool] = []
+    totals = standings_tables._totals
+
+    def recorded(parts, dialect, player_ids=None, names=None):
+        summed.append(names is not None)
+        return totals(parts, dialect, player_ids, names)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(standings_tables, "_totals", recorded)
+        shorter = standings.standings_page(
+            session, span, sort="games", search="a", size=1, cursor=first.next
+        )
+    assert [row.player_id for row in shorter.items] == wanted[2:3]
+    assert [row.position for row in shorter.items] == [places[wanted[2]]]
+    assert shorter.next is not None
+    assert summed == [True]
     # On past the players of three games, the pages go on in the same order and places.
     found = pages_of(session, span, "games", True, 2, "a")
     assert [row.player_id for row in found] == wanted
