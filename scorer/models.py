@@ -332,6 +332,14 @@ class ResultRank(Model):
         Index("ix_result_ranks_player", "player_id", "seq", "finished_at"),
         Index("ix_result_ranks_rating_asc", "rating", *_RANK_INDEXED),
         Index("ix_result_ranks_name", *_RANK_INDEXED),
+        # The rows a search finds, wherever they lie in the table: on PostgreSQL the name key's
+        # trigrams (pg_trgm) when the extension could be installed; else a plain index.
+        Index(
+            "ix_result_ranks_name_trigrams",
+            "name_key",
+            postgresql_using="gin",
+            postgresql_ops={"name_key": "gin_trgm_ops"},
+        ),
     )
 
     # A game's results share its seq: the game's rows are found by it.

@@ -8,17 +8,19 @@ search reads on until it has found a page, then numbers the rows up to the last 
 Other ranges of days are summed from the kept years and months they hold whole and the results at
 their edges. A busy range ranked by rating or by name reads each player's last result in the range
 from an index in that order (result_ranks) and sums the page's players alone; searched, it reads on
-in that index until it has found a page, then numbers the rows up to the last one found, so a
-search costs in proportion to how far into the table its page lies (the rows before its first
-row found are counted, not numbered). Ranked by most games, wins or points, it sums only the
-players whose all-time total can reach the page, searched or not: whoever comes before a row found
-is one of them too. Where an order's first rows are the players on the least a range allows (one
-game, no win, no points) or the most (every game won, by win rate), those players are read the
-same way as by rating, searched or not, for as long as the page holds only them; by fewest wins
-or points, unsearched, the next groups (one win, two...) are read the same way, each player's
-number checked as the index is read. Any other page (too far down for the all-time bound, or
-among groups too small to find that way), a quiet range and a league's table (summed from its own
-games' results) sum every player in one statement: they cost in proportion to the rows summed.
+in that index until it has found a page (on PostgreSQL, past the first SEARCH_WALK rows, it reads
+every row the search finds from the index of their names' trigrams instead), then numbers the rows
+up to the last one found, so a search costs in proportion to how far into the table its page lies
+(the rows before its first row found are counted, not numbered). Ranked by most games, wins or
+points, it sums only the players whose all-time total can reach the page, searched or not: whoever
+comes before a row found is one of them too. Where an order's first rows are the players on the
+least a range allows (one game, no win, no points) or the most (every game won, by win rate), those
+players are read the same way as by rating, searched or not, for as long as the page holds only
+them; by fewest wins or points, unsearched, the next groups (one win, two...) are read the same way,
+each player's number checked as the index is read. Any other page (too far down for the all-time
+bound, or among groups too small to find that way), a quiet range and a league's table (summed from
+its own games' results) sum every player in one statement: they cost in proportion to the rows
+summed.
 
 Orders are those of services.standings.sort_rows: the column, then the better rated, then the
 name's key (unique, so no two rows tie).
@@ -292,13 +294,15 @@ def summed_page(
 
     Ranked by rating or by name, a busy range of days is read from each player's last result in
     it, in that order (result_ranks), and only the page's players are summed; a search numbers
-    the rows up to the last one found (_ranked). Ranked by most games, wins or points, only the
-    players whose all-time total can reach the page are summed, and numbered for a search
-    (_bounded); by fewest games, wins or points, lowest win rate or highest, the players on the
-    least or the most a range allows come first, and are numbered among themselves for a search
-    (_first_group); unsearched by fewest wins or points, the pages past them too (_grouped).
-    Otherwise every player's totals are summed: a page keeps the first `size` rows after the
-    cursor's row, and a search numbers the whole table to give each row found its place.
+    the rows up to the last one found (_ranked), which PostgreSQL finds by their names when they
+    lie past the first rows of the order (_found_by_name). Ranked by most games, wins or points,
+    only the players whose all-time total can reach the page are summed, and numbered for a
+    search (_bounded); by fewest games, wins or points, lowest win rate or highest, the players
+    on the least or the most a range allows come first, and are numbered among themselves for a
+    search (_first_group); unsearched by fewest wins or points, the pages past them too
+    (_grouped). Otherwise every player's totals are summed: a page keeps the first `size` rows
+    after the cursor's row, and a search numbers the whole table to give each row found its
+    place.
     """
     order = _summed_order(sort, descending)
     # The cursor names its order, and holds the last row shown with its place.
@@ -398,8 +402,9 @@ def _ranked(
     base: int,
 ) -> tuple[list[Any], list[int] | None]:
     """The page's rows ranked by rating or by name: each player's last result in the range, read
-    from the index in that order, then the totals of the page's players alone; and, for a
-    search, each row's place, numbered in the same order up to the last row found."""
+    from the index in that order (a search's, on PostgreSQL, by _found_by_name), then the totals
+    of the page's players alone; and, for a search, each row's place, numbered in the same order
+    up to the last row found."""
     rank = ResultRank
     columns: dict[str, Any] = {"rating": rank.rating, "name_key": rank.name_key}
     by = [(columns[name], down) for name, down in order]
@@ -408,18 +413,59 @@ def _ranked(
     if values is not None:
         where.append(_after(by, values))
     read = select(rank.player_id, *(column for column, _ in by)).where(*where)
-    if search:
-        read = read.where(_contains(rank.name_key, search))
-    found = session.execute(read.order_by(*sorted_by).limit(size + 1)).all()
+    dialect = session.get_bind().dialect.name
+    if search and dialect == "postgresql":
+        found = _found_by_name(session, read, by, size, search)
+    else:
+        if search:
+            read = read.where(_contains(rank.name_key, search))
+        found = session.execute(read.order_by(*sorted_by).limit(size + 1)).all()
     if not found:
         return [], None
     ids = [row.player_id for row in found]
-    totals = _totals(parts, session.get_bind().dialect.name, ids)
+    totals = _totals(parts, dialect, ids)
     named = {row.player_id: row for row in _named(session, totals)}
     rows = [named[player_id] for player_id in ids]
     if not search:
         return rows, None
     return rows, _places(session, [_last_here(rank, parts)], by, values, found[:size], base)
+
+
+# The rows of a range's table in a searched order (by rating or by name) in which PostgreSQL looks
+# for a page of the search before it reads the rows the search finds from their names' trigrams.
+SEARCH_WALK = 2_000
+
+
+def _found_by_name(
+    session: DbSession, read: Select, by: list[tuple[Any, bool]], size: int, search: str
+) -> Sequence[Any]:
+    """The first size + 1 rows of `read` (rows of result_ranks: player_id, then the columns of
+    `by`) in the order `by` whose name key holds `search`, on PostgreSQL.
+
+    A search finding many players finds a page among the next SEARCH_WALK rows in that order, read
+    from its index, and so does any search near the table's end. Past them the search's rows are
+    few or lie deep in the table: every row it finds is read from the index of the name keys'
+    trigrams (ix_result_ranks_name_trigrams) and sorted, instead of reading on in order through
+    every row before them. Asked for the rows in order with a limit, PostgreSQL would walk the
+    index of the order, expecting the search's rows to be spread evenly through it; read whole
+    first (a materialized CTE), they come from the trigrams (or, without pg_trgm, from one pass
+    over the table)."""
+    sorted_by = [column.desc() if down else column.asc() for column, down in by]
+    walk = read.order_by(*sorted_by).limit(SEARCH_WALK).subquery("walk")
+    again = [walk.c[column.key].desc() if down else walk.c[column.key] for column, down in by]
+    found = session.execute(
+        select(walk).where(_contains(walk.c.name_key, search)).order_by(*again).limit(size + 1)
+    ).all()
+    if (
+        len(found) > size
+        or (session.scalar(select(func.count()).select_from(walk)) or 0) < SEARCH_WALK
+    ):
+        return found
+    hits = (
+        read.where(_contains(ResultRank.name_key, search)).cte("hits").prefix_with("MATERIALIZED")
+    )
+    hit_by = [hits.c[column.key].desc() if down else hits.c[column.key] for column, down in by]
+    return session.execute(select(hits).order_by(*hit_by).limit(size + 1)).all()
 
 
 def _places(
@@ -711,11 +757,39 @@ def _bounded(
     total `floor` that the page's last row in the whole table cannot be below, as the sample is
     part of the table; so every row of the page is a player whose all-time total is at least
     `floor`, and only those are summed. A row found by a search is numbered among every player
-    whose all-time total reaches the page's lowest: whoever comes before it is one of them.
+    whose all-time total reaches the page's lowest: whoever comes before it is one of them. A
+    later searched page tries its cursor's own total as the floor before any sample is summed,
+    and needs none when it finds a whole page at or above it.
     """
     name = order[0][0]
     kept = PeriodTotal
     bound = getattr(kept, name)
+
+    def searched_from(tried: object) -> list[Any] | None:
+        """The page's rows, each with its place, of the players whose all-time total reaches
+        `tried`, when the page lies at or above it; None when too many players reach it."""
+        everyone = _reaching(
+            session,
+            select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= tried),
+            kept.name_key,
+        )
+        if everyone is None:
+            return None
+        summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
+        # Rows below the floor come after the whole page: they need no number.
+        bounded = select(summed).where(summed.c[name] >= tried).subquery("bounded")
+        return _totalled(session, parts, order, values, search, base, size, bounded)
+
+    tried_cursor: list[Any] | None = None
+    if search and values is not None:
+        # A later page first tries the cursor's own total as its floor, before any sample: far
+        # fewer players reach it, and when a whole page is found at or above it, it is the page,
+        # as every row below comes after.
+        tried_cursor = searched_from(values[0])
+        if tried_cursor is None:
+            return None, None
+        if len(tried_cursor) > size:
+            return tried_cursor, None
     candidates = select(kept.player_id).where(kept.period == periods.ALL_TIME)
     if search:
         candidates = candidates.where(_contains(kept.name_key, search))
@@ -732,24 +806,10 @@ def _bounded(
     floor = session.scalar(read.offset(size).limit(1))
     if search and floor is not None:
         # Whoever comes before a row of the page is at least at the floor too: the page and its
-        # places are read from those players' totals alone, in one statement. A later page
-        # first tries the cursor's own total as its floor, which far fewer players reach: when
-        # a whole page is found at or above it, it is the page, as every row below comes after.
-        floors = [values[0], floor] if values is not None and values[0] > floor else [floor]
-        for tried in floors:
-            everyone = _reaching(
-                session,
-                select(kept.player_id).where(kept.period == periods.ALL_TIME, bound >= tried),
-                kept.name_key,
-            )
-            if everyone is None:
-                return None, None
-            summed = _totals(parts, dialect, select(everyone.c.player_id), everyone)
-            # Rows below the floor come after the whole page: they need no number.
-            bounded = select(summed).where(summed.c[name] >= tried).subquery("bounded")
-            rows = _totalled(session, parts, order, values, search, base, size, bounded)
-            if len(rows) > size or tried == floor:
-                return rows, None
+        # places are read from those players' totals alone, in one statement.
+        if tried_cursor is not None and values is not None and values[0] == floor:
+            return tried_cursor, None
+        return searched_from(floor), None
     if floor is None:
         # Too few in the sample to bound the page: it may hold every candidate left, as when a
         # search finds few.

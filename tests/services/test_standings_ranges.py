@@ -360,6 +360,50 @@ def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
                 assert [row.position for row in found] == [places[i] for i in wanted], search
 
 
+@pytest.mark.parametrize("walk", [1, 3, 10**6])
+def test_a_search_by_rating_or_name_past_its_walk_reads_the_rows_it_finds_by_their_names(
+    session, seasons, monkeypatch, count_queries, backend, walk
+):
+    """On PostgreSQL a search that finds no page within SEARCH_WALK rows of its order reads every
+    row it finds (from the trigrams of their names) and sorts them; pages and places are the
+    table's all the same, on both databases."""
+    monkeypatch.setattr(standings_tables, "BUSY_RANGE", 1)
+    monkeypatch.setattr(standings_tables, "SEARCH_WALK", walk)
+    span = standings.period("custom", date(2024, 11, 20), date(2026, 3, 9))
+    table = expected_table(session, span.start, span.end)
+    for sort, descending in (("rating", True), ("rating", False), ("name", False), ("name", True)):
+        expected = in_order(table, sort, descending)
+        places = {row.player_id: place for place, row in enumerate(expected, 1)}
+        for search in ("e", "zed", "q", "o t"):
+            wanted = [row.player_id for row in expected if search in row.name_key]
+            with count_queries() as statements:
+                found = pages_of(session, span, sort, descending, 2, search)
+            where = (sort, descending, search)
+            assert [row.player_id for row in found] == wanted, where
+            assert [row.position for row in found] == [places[i] for i in wanted], where
+            by_names = any("hits" in statement for statement in statements)
+            # A walk of one row finds no page of two: every search then reads its rows by name.
+            assert by_names == (backend == "postgresql" and walk < len(table)), where
+
+
+def test_the_names_of_ranked_results_have_an_index_of_their_trigrams_on_postgresql(
+    session, backend
+):
+    """Where pg_trgm can be had (it ships with PostgreSQL), the index a search reads its rows
+    from is one of trigrams; elsewhere a plain one of the same name."""
+    indexes = sa.inspect(session.connection()).get_indexes("result_ranks")
+    (found,) = [index for index in indexes if index["name"] == "ix_result_ranks_name_trigrams"]
+    assert found["column_names"] == ["name_key"]
+    if backend == "postgresql":
+        available = session.scalar(
+            sa.text("SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm'")
+        )
+        if available:
+            options = found["dialect_options"]
+            assert options["postgresql_using"] == "gin"
+            assert options["postgresql_ops"] == {"name_key": "gin_trgm_ops"}
+
+
 def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_cursor(
     session, monkeypatch
 ):
@@ -410,6 +454,25 @@ def test_a_later_page_searched_by_most_games_first_sums_those_reaching_its_curso
     # Only the eighteen whose all-time games reach the cursor's three were summed, not Bob and
     # Eve, whom the sample's bound of one game would have let in.
     assert reached == [18]
+    # A page found whole at or above its cursor's total (one more row of three games after it
+    # shows the page goes on) needs no sample summed for a floor: every sum it reads is of the
+    # players reaching a floor, whose names come with them.
+    summed: list[bool] = []
+    totals = standings_tables._totals
+
+    def recorded(parts, dialect, player_ids=None, names=None):
+        summed.append(names is not None)
+        return totals(parts, dialect, player_ids, names)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(standings_tables, "_totals", recorded)
+        shorter = standings.standings_page(
+            session, span, sort="games", search="a", size=1, cursor=first.next
+        )
+    assert [row.player_id for row in shorter.items] == wanted[2:3]
+    assert [row.position for row in shorter.items] == [places[wanted[2]]]
+    assert shorter.next is not None
+    assert summed == [True]
     # On past the players of three games, the pages go on in the same order and places.
     found = pages_of(session, span, "games", True, 2, "a")
     assert [row.player_id for row in found] == wanted
