@@ -246,57 +246,40 @@ def _fill_ranks(
     Rows within `spans` are inserted without their later finishes: `_link_ranks` reads those
     from the rank rows, once the players' rows are all there."""
     result = GameResult
-    if spans:
-        rows = select(
-            result.seq,
-            result.player_id,
-            result.finished_at,
-            Player.name_key,
-            result.mu - 3 * result.sigma,
-        ).join(Player, Player.id == result.player_id)
-        if player_ids is not None:
-            rows = rows.where(result.player_id.in_(player_ids))
-        rows = rows.where(or_(*(finished_within(start, end) for start, end in spans)))
-        columns = ["seq", "player_id", "finished_at", "name_key", "rating"]
-        session.execute(insert(ResultRank).from_select(columns, rows))
-        return
-    # Every row of the players: the earliest finish after each, in one pass over each player's
-    # results from the last back, instead of a look-up of all later ones per row.
-    results = select(
-        result.seq,
-        result.player_id,
-        result.finished_at,
-        result.mu,
-        result.sigma,
-        func.min(result.finished_at)
-        .over(partition_by=result.player_id, order_by=result.seq.desc(), rows=(None, -1))
-        .label("earliest_later"),
-    )
+    picked: list[Any] = [result.seq, result.player_id, result.finished_at, result.mu, result.sigma]
+    if not spans:
+        # Every row of the players: the earliest finish after each, in one pass over each
+        # player's results from the last back, instead of a look-up of all later ones per row.
+        picked.append(
+            func.min(result.finished_at)
+            .over(partition_by=result.player_id, order_by=result.seq.desc(), rows=(None, -1))
+            .label("earliest_later")
+        )
+    results = select(*picked)
     if player_ids is not None:
         results = results.where(result.player_id.in_(player_ids))
+    if spans:
+        results = results.where(or_(*(finished_within(start, end) for start, end in spans)))
     source = results.subquery("results")
-    at_or_after, before = later_finishes(
-        GameResult, source.c.player_id, source.c.seq, source.c.finished_at, source.c.earliest_later
-    )
-    every = select(
+    values: list[Any] = [
         source.c.seq,
         source.c.player_id,
         source.c.finished_at,
         Player.name_key,
         source.c.mu - 3 * source.c.sigma,
-        at_or_after,
-        before,
-    ).join(Player, Player.id == source.c.player_id)
-    columns = [
-        "seq",
-        "player_id",
-        "finished_at",
-        "name_key",
-        "rating",
-        "later_finish_at_or_after",
-        "later_finish_before",
     ]
-    session.execute(insert(ResultRank).from_select(columns, every))
+    columns = ["seq", "player_id", "finished_at", "name_key", "rating"]
+    if not spans:
+        values += later_finishes(
+            GameResult,
+            source.c.player_id,
+            source.c.seq,
+            source.c.finished_at,
+            source.c.earliest_later,
+        )
+        columns += ["later_finish_at_or_after", "later_finish_before"]
+    rows = select(*values).join(Player, Player.id == source.c.player_id)
+    session.execute(insert(ResultRank).from_select(columns, rows))
 
 
 def _link_ranks(
