@@ -346,6 +346,18 @@ def settled(tab: Tab, page: Page, expected: int | None) -> dict:
     return tab.evaluate(TIMING)
 
 
+def tapped(tab: Tab, page: Page, expected: int | None, trace: Path | None) -> dict:
+    """The page opened in `tab` and tapped until it answers, then its notes once it has settled,
+    with the taps made; with `trace`, Chromium's trace of all that is written there."""
+    if trace:
+        tab.start_trace()
+    taps = open_and_tap(tab, page)
+    notes = settled(tab, page, expected)
+    if trace:
+        tab.end_trace(trace)
+    return {**notes, "taps": taps}
+
+
 def reopen(chromium: BareChromium, page: Page, how: str, trace: Path | None = None) -> dict:
     """One fresh phone: three fast visits (the worker keeps a copy), for the game a hand recorded
     elsewhere, then the throttled reopen, tapped until it answers; with `trace`, Chromium's trace
@@ -363,15 +375,9 @@ def reopen(chromium: BareChromium, page: Page, how: str, trace: Path | None = No
             time.sleep(0.2)
             tab.close()
         expected = page.record_hand() if page.record_hand else None
-        tab = watched_tab(chromium, context, page, how)
-        if trace:
-            tab.start_trace()
-        taps = open_and_tap(tab, page)
-        notes = settled(tab, page, expected)
-        if trace:
-            tab.end_trace(trace)
+        notes = tapped(watched_tab(chromium, context, page, how), page, expected, trace)
         assert notes["worker"] > 0, f"{page.name}: the worker did not answer the reopen"
-        return {**notes, "taps": taps}
+        return notes
     finally:
         page.proxy.unshape()
         chromium.close_context(context)
@@ -382,15 +388,9 @@ def first_visit(chromium: BareChromium, page: Page, how: str, trace: Path | None
     with `trace`, Chromium's trace of it is written there."""
     context = chromium.new_context()
     try:
-        tab = watched_tab(chromium, context, page, how)
-        if trace:
-            tab.start_trace()
-        taps = open_and_tap(tab, page)
-        notes = settled(tab, page, None)
-        if trace:
-            tab.end_trace(trace)
+        notes = tapped(watched_tab(chromium, context, page, how), page, None, trace)
         assert not notes["worker"], f"{page.name}: a worker answered a first visit"
-        return {**notes, "taps": taps}
+        return notes
     finally:
         page.proxy.unshape()
         chromium.close_context(context)
