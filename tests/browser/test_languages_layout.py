@@ -113,21 +113,28 @@ def test_the_screens_fit_small_phones_in_the_language(
     assert not problems, "\n".join(problems)
 
 
+def play_the_reference_hand(
+    page: Page, thumb: ThumbTaps, live_app: Flask, live_server: str, code: str
+) -> None:
+    """The reference hand, in a new game, on `page` in the language `code`: nine taps, and the
+    game then deals hand 2."""
+    with live_app.app_context():
+        url = f"{live_server}/games/{make_game(db.session, NAMES).id}"
+    page.goto(url)
+    assert page.locator("html").get_attribute("lang") == code
+    # The summary in the page's words; its score is the same in every language.
+    reference_hand(page, thumb, re.compile(r"(?<!\d)101(?!\d)"))
+    assert thumb.count == 9
+    expect(page.locator("#scoreboard")).to_have_attribute("data-next", "2")
+
+
 @pytest.mark.parametrize("phone", HAND_PHONES)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_reference_hand_takes_nine_taps_and_no_scrolling_in_the_language(
     new_phone: Callable[..., Page], live_app: Flask, live_server: str, language: str, phone: str
 ):
-    with live_app.app_context():
-        url = f"{live_server}/games/{make_game(db.session, NAMES).id}"
     page = in_language(new_phone, language, phone)
-    page.goto(url)
-    assert page.locator("html").get_attribute("lang") == language
-    taps = ThumbTaps(page)
-    # The summary in the page's words; its score is the same in every language.
-    reference_hand(page, taps, re.compile(r"(?<!\d)101(?!\d)"))
-    assert taps.count == 9
-    expect(page.locator("#scoreboard")).to_have_attribute("data-next", "2")
+    play_the_reference_hand(page, ThumbTaps(page), live_app, live_server, language)
     assert page.evaluate("scrollY") == 0, "saving moved the page"
 
 
@@ -135,15 +142,9 @@ def scrolls_on_a_320_px_phone(
     new_phone: Callable[..., Page], live_app: Flask, live_server: str, locale: str, code: str
 ) -> int:
     """How often the reference hand scrolls on a 320x568 phone in the locale's language."""
-    with live_app.app_context():
-        url = f"{live_server}/games/{make_game(db.session, NAMES).id}"
     page = new_phone(PHONES["320"], locale=locale)
-    page.goto(url)
-    assert page.locator("html").get_attribute("lang") == code
     thumb = ScrollingThumb(page)
-    reference_hand(page, thumb, re.compile(r"(?<!\d)101(?!\d)"))
-    assert thumb.count == 9
-    expect(page.locator("#scoreboard")).to_have_attribute("data-next", "2")
+    play_the_reference_hand(page, thumb, live_app, live_server, code)
     return thumb.scrolls
 
 
