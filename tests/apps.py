@@ -255,7 +255,8 @@ class Databases:
     `shared(backend)` is the app the tests share inside rolled-back transactions (SharedApp);
     `fresh(backend, folder)` gives the URL of an empty database for a test of its own. There are
     two fresh ones of each kind (`second=True`), for the tests that move data between two servers.
-    `seeded(...)` gives databases written once for a module's tests that only read them (Seeded).
+    `seeded(seed)` gives the databases `seed` writes once, for the tests that only read them
+    (Seeded).
     """
 
     def __init__(self, folder: Path):
@@ -263,6 +264,7 @@ class Databases:
         self._sqlite: SqliteTemplate | None = None
         self._schemas: dict[str, PostgresSchema] = {}
         self._shared: dict[str, SharedApp] = {}
+        self._seeded: dict[Callable[[Session], None], Seeded] = {}
 
     def _schema(self, label: str) -> PostgresSchema:
         if label not in self._schemas:
@@ -288,45 +290,46 @@ class Databases:
             self._shared[backend] = SharedApp(url)
         return self._shared[backend]
 
-    def seeded(self, label: str, seed: Callable[[Session], None], folder: Path) -> Seeded:
-        """Databases that `seed` writes once, for tests that only read what it wrote (Seeded)."""
-        return Seeded(self, label, seed, folder)
+    def seeded(self, seed: Callable[[Session], None]) -> Seeded:
+        """The databases `seed` writes once, for tests that only read what it wrote (Seeded)."""
+        if seed not in self._seeded:
+            self._seeded[seed] = Seeded(self, f"seeded_{len(self._seeded)}", seed)
+        return self._seeded[seed]
 
-    def _seeded_url(self, backend: str, label: str, folder: Path) -> str:
+    def _seeded_url(self, backend: str, label: str) -> str:
         if backend == "postgresql":
             # A schema of its own: the fresh ones are emptied by any test marked fresh_database.
             return self._schema(label).empty()
-        return self._template().copy(folder / f"{label}.sqlite")
+        return self._template().copy(self.folder / f"{label}.sqlite")
 
     def drop(self) -> None:
         for shared in self._shared.values():
             shared.close()
+        for seeded in self._seeded.values():
+            seeded.close()
         for schema in self._schemas.values():
             schema.drop()
 
 
 class Seeded:
-    """What `seed` writes, written once per backend for every test of a module that reads it.
+    """What `seed` writes, written once per backend for every test that reads it.
 
-    Data made through the services takes seconds to write and milliseconds to read: a module whose
-    tests only read it names its seeding in a module-scoped fixture, and each test marked
-    `seeded("<that fixture>")` gets, as its `app`, one shared app on that data (`on(backend)`),
-    made the first time a test asks on that backend and inside a rolled-back transaction like any
-    shared app's: a test that wrote after all would leave nothing for the next.
+    Data made through the services takes seconds to write and milliseconds to read: a test that
+    only reads it is marked `seeded(by=seed)`, with the function that writes it, and gets as its
+    `app` one shared app on that data (`on(backend)`), made the first time a test asks for it on
+    that backend, and inside a rolled-back transaction like any shared app's: a test that wrote
+    after all would leave nothing for the next.
     """
 
-    def __init__(
-        self, databases: Databases, label: str, seed: Callable[[Session], None], folder: Path
-    ):
+    def __init__(self, databases: Databases, label: str, seed: Callable[[Session], None]):
         self.databases = databases
         self.label = label
         self.seed = seed
-        self.folder = folder
         self.apps: dict[str, SharedApp] = {}
 
     def on(self, backend: str) -> SharedApp:
         if backend not in self.apps:
-            url = self.databases._seeded_url(backend, self.label, self.folder)
+            url = self.databases._seeded_url(backend, self.label)
             app = make_app(url, migrate=False)
             try:
                 with app.app_context():

@@ -104,7 +104,7 @@ def app(request, backend: str, databases: Databases, tmp_path) -> Iterator[Flask
 
     The app this process shares, inside a transaction rolled back after the test (SharedApp); a
     test marked `fresh_database` gets an app of its own on a database of its own instead, and one
-    marked `seeded("<fixture>")` the shared app on the data that module-scoped fixture wrote once
+    marked `seeded(by=seed)` the shared app on the data the function `seed` wrote once
     (tests/apps.py, Seeded).
     """
     if request.node.get_closest_marker("fresh_database"):
@@ -114,7 +114,7 @@ def app(request, backend: str, databases: Databases, tmp_path) -> Iterator[Flask
         return
     seeded = request.node.get_closest_marker("seeded")
     if seeded:
-        shared = request.getfixturevalue(seeded.args[0]).on(backend)
+        shared = databases.seeded(seeded.kwargs["by"]).on(backend)
     else:
         shared = databases.shared(backend)
     with shared.rolled_back() as app:

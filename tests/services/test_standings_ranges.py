@@ -10,13 +10,11 @@ summed. Each answer is compared with the table worked out here from the stored r
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import NamedTuple
 
 import pytest
 import sqlalchemy as sa
-from apps import Seeded
 from factories import make_game, record
 
 from scorer.models import GameResult, Player
@@ -106,15 +104,6 @@ def play_seasons(session) -> None:
             play(session, monkeypatch, moment, ["Zed Three", "Zed Four"], 0, 25)
 
 
-@pytest.fixture(scope="module")
-def seasons(databases, tmp_path_factory) -> Iterator[Seeded]:
-    """The seasons, played once per backend (seconds of services) for the tests marked
-    `seeded("seasons")`, which only read them."""
-    seeded = databases.seeded("seasons", play_seasons, tmp_path_factory.mktemp("seasons"))
-    yield seeded
-    seeded.close()
-
-
 def play(session, monkeypatch, moment: datetime, names: list[str], winner: int, left: int) -> None:
     monkeypatch.setattr(games, "utcnow", lambda: moment)
     game = make_game(session, names, target=50)
@@ -161,7 +150,7 @@ def pages_of(session, span, sort: str, descending: bool, size: int, search: str 
         cursor = page.next
 
 
-@pytest.mark.seeded("seasons")
+@pytest.mark.seeded(by=play_seasons)
 def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(session, way):
     assert session.scalar(sa.select(sa.func.count()).select_from(GameResult)) > 100
     for first, last in RANGES:
@@ -205,7 +194,7 @@ def test_every_order_page_and_search_is_the_table_of_the_results_ties_and_all(se
     assert twins == ["Zed One", "Zed Three", "Zed Four", "Zed Two"]
 
 
-@pytest.mark.seeded("seasons")
+@pytest.mark.seeded(by=play_seasons)
 def test_a_busy_range_ranked_by_rating_reads_a_page_not_every_player(
     session, monkeypatch, count_queries
 ):
@@ -269,15 +258,7 @@ def play_a_january(session) -> None:
         play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
 
 
-@pytest.fixture(scope="module")
-def a_january(databases, tmp_path_factory) -> Iterator[Seeded]:
-    """January's games, played once per backend for the orders that read them."""
-    seeded = databases.seeded("january", play_a_january, tmp_path_factory.mktemp("january"))
-    yield seeded
-    seeded.close()
-
-
-@pytest.mark.seeded("a_january")
+@pytest.mark.seeded(by=play_a_january)
 @pytest.mark.parametrize(
     ("sort", "descending", "first"),
     [
@@ -340,7 +321,7 @@ SEARCHED_ORDERS = [
 ]
 
 
-@pytest.mark.seeded("seasons")
+@pytest.mark.seeded(by=play_seasons)
 def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
     session, monkeypatch, subtests
 ):
@@ -360,7 +341,7 @@ def test_a_busy_range_searched_numbers_the_rows_up_to_the_last_found(
                 assert [row.position for row in found] == [places[i] for i in wanted], search
 
 
-@pytest.mark.seeded("seasons")
+@pytest.mark.seeded(by=play_seasons)
 @pytest.mark.parametrize("walk", [1, 3, 10**6])
 def test_a_search_by_rating_or_name_past_its_walk_reads_the_rows_it_finds_by_their_names(
     session, monkeypatch, count_queries, backend, walk
@@ -497,15 +478,7 @@ def play_single_wins(session) -> None:
         play(session, monkeypatch, datetime(2025, 12, 30, 20, 0), ["Bob", "Cat"], 0, 9)
 
 
-@pytest.fixture(scope="module")
-def single_wins(databases, tmp_path_factory) -> Iterator[Seeded]:
-    """Those games, played once per backend for every order and range that reads them."""
-    seeded = databases.seeded("single_wins", play_single_wins, tmp_path_factory.mktemp("wins"))
-    yield seeded
-    seeded.close()
-
-
-@pytest.mark.seeded("single_wins")
+@pytest.mark.seeded(by=play_single_wins)
 @pytest.mark.parametrize("sort", ["wins", "points"])
 # Results at the edges only; or January kept whole, between two edges.
 @pytest.mark.parametrize("first", [date(2026, 1, 2), date(2025, 12, 31)])
