@@ -22,7 +22,8 @@ from scorer.extensions import db
 pytestmark = pytest.mark.browser
 
 WITHIN_MS = 5_000
-# Long enough for two polls at the browser tests' one a second (tests/browser/conftest.py).
+# Long enough for two polls at the browser tests' one a second (tests/browser/conftest.py); the
+# tests that wait so long run the phone's clock on by it rather than sit it out.
 POLL_WAIT_MS = 2_500
 
 
@@ -38,16 +39,6 @@ def open_game(new_phone: Callable[..., Page], url: str) -> Page:
     # Marks this page: a full reload would lose it, an htmx swap keeps it.
     page.evaluate("window.__marker = 'no reload'")
     return page
-
-
-def polls(page: Page) -> list[int]:
-    """Collects the status of every poll the page makes from now on."""
-    statuses: list[int] = []
-    page.on(
-        "response",
-        lambda response: "/live" in response.url and statuses.append(response.status),
-    )
-    return statuses
 
 
 def test_a_hand_saved_on_one_phone_appears_on_the_other_without_losing_its_tally(
@@ -178,7 +169,10 @@ def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
 
 
 def test_polling_stops_when_the_game_is_over(new_phone, game_url: str, enter_hand):
-    keeper, other = open_game(new_phone, game_url), open_game(new_phone, game_url)
+    keeper, other = new_phone(), new_phone()
+    for page in (keeper, other):
+        page.clock.install()
+        page.goto(game_url)
     enter_hand(keeper, Locator.tap, "Cat", {"Ann": ["50", "50"], "Bob": ["50"]})
     keeper.get_by_role("button", name="Save hand").tap()
     expect(keeper.locator("#result-title")).to_have_text("🏆 Cat wins with 150!")
@@ -189,10 +183,20 @@ def test_polling_stops_when_the_game_is_over(new_phone, game_url: str, enter_han
     # The poller is gone from both phones, and neither asks again.
     for page in (keeper, other):
         expect(page.locator("#poll[hx-trigger]")).to_have_count(0)
-    statuses = polls(other) + polls(keeper)
-    other.wait_for_timeout(POLL_WAIT_MS)
-    assert statuses == []
+    for page in (keeper, other):
+        page.evaluate(COUNT_POLLS)
+        page.clock.run_for(POLL_WAIT_MS)
+        assert page.evaluate("window.__polls") == 0
 
+
+# Counts the polls the page sends from now on, as it sends them: a phone's clock run on fires
+# them at once, before their answers could come back.
+COUNT_POLLS = """() => {
+  window.__polls = 0;
+  document.addEventListener("htmx:beforeSend", (event) => {
+    if (event.detail.requestConfig.path.includes("/live")) window.__polls += 1;
+  });
+}"""
 
 HIDE = """(hidden) => {
   Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
@@ -201,11 +205,13 @@ HIDE = """(hidden) => {
 
 
 def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(new_phone, game_url: str):
-    page = open_game(new_phone, game_url)
-    statuses = polls(page)
+    page = new_phone()
+    page.clock.install()
+    page.goto(game_url)
+    page.evaluate(COUNT_POLLS)
     page.evaluate(HIDE, True)
-    page.wait_for_timeout(POLL_WAIT_MS)
-    assert statuses == []
+    page.clock.run_for(POLL_WAIT_MS)
+    assert page.evaluate("window.__polls") == 0
     with page.expect_response(lambda response: "/live" in response.url, timeout=1_000) as poll:
         page.evaluate(HIDE, False)
     assert poll.value.status == 304
