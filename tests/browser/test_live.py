@@ -22,6 +22,8 @@ from scorer.extensions import db
 pytestmark = pytest.mark.browser
 
 WITHIN_MS = 5_000
+# How often the browser tests' phones poll (tests/browser/conftest.py).
+POLL_MS = 1_000
 # Long enough for two polls at the browser tests' one a second (tests/browser/conftest.py); the
 # tests that wait so long run the phone's clock on by it rather than sit it out.
 POLL_WAIT_MS = 2_500
@@ -35,10 +37,16 @@ def game_url(live_app: Flask, live_server: str) -> str:
 
 def open_game(new_phone: Callable[..., Page], url: str) -> Page:
     page = new_phone()
+    page.clock.install()
     page.goto(url)
     # Marks this page: a full reload would lose it, an htmx swap keeps it.
     page.evaluate("window.__marker = 'no reload'")
     return page
+
+
+def poll_now(page: Page) -> None:
+    """Runs the phone's clock on to its next poll, which it then sends at once."""
+    page.clock.fast_forward(POLL_MS)
 
 
 def test_a_hand_saved_on_one_phone_appears_on_the_other_without_losing_its_tally(
@@ -112,6 +120,7 @@ def test_the_phone_that_loses_a_save_race_sees_both_versions_in_place_and_may_us
     enter_hand(keeper, Locator.tap, "Ann", {"Bob": ["7"], "Cat": ["50"]})
     keeper.get_by_role("button", name="Save hand").tap()
     expect(keeper.locator(".pad-title")).to_have_text("Record hand 2")
+    poll_now(other)
     expect(other.locator("#hand-form .stale")).to_be_visible(timeout=WITHIN_MS)
 
     play = other.locator("#play")
@@ -148,6 +157,7 @@ def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
     keeper.get_by_role("button", name="Save hand").tap()
 
     # The other phone had nothing on its pad, so it simply gets the pad for hand 2.
+    poll_now(other)
     expect(other.locator(".pad-title")).to_have_text("Record hand 2", timeout=WITHIN_MS)
     expect(other.locator(".deal-line")).to_have_text("Bob deals hand 2.")
     expect(other.locator(".stale")).to_have_count(0)
@@ -156,6 +166,7 @@ def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
     enter_hand(other, Locator.tap, "Cat", {"Ann": ["20"], "Bob": ["5"]})
     other.get_by_role("button", name="Save hand").tap()
     expect(other.locator(".pad-title")).to_have_text("Record hand 3")
+    poll_now(keeper)
     expect(keeper.locator("#history .hand-head")).to_have_count(2, timeout=WITHIN_MS)
     expect(keeper.locator(".pad-title")).to_have_text("Record hand 3")
 
@@ -163,6 +174,7 @@ def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
     keeper.get_by_role("link", name="Undo hand 2").tap()
     keeper.get_by_role("button", name="Undo hand 2").tap()
     keeper.wait_for_url(re.compile(r"/games/\d+\?number=2&"))
+    poll_now(other)
     expect(other.locator("#history .hand-head")).to_have_count(1, timeout=WITHIN_MS)
     expect(other.locator(".pad-title")).to_have_text("Record hand 2")
     assert other.evaluate("window.__marker") == "no reload"
@@ -177,6 +189,7 @@ def test_polling_stops_when_the_game_is_over(new_phone, game_url: str, enter_han
     keeper.get_by_role("button", name="Save hand").tap()
     expect(keeper.locator("#result-title")).to_have_text("🏆 Cat wins with 150!")
 
+    poll_now(other)
     expect(other.locator("#result-title")).to_have_text("🏆 Cat wins with 150!", timeout=WITHIN_MS)
     expect(other.locator("#hand-form")).to_have_count(0)
     expect(other.locator("#announcer")).to_have_text("Cat wins with 150.")
@@ -223,11 +236,13 @@ def test_notes_about_a_hand_go_once_another_phone_undoes_it(new_phone, game_url:
     enter_hand(keeper, Locator.tap, "Ann", {"Bob": ["7"], "Cat": ["9"]})
     keeper.get_by_role("button", name="Save hand").tap()
     stale = other.locator("#hand-form .stale")
+    poll_now(other)
     expect(stale).to_contain_text("Another phone has just saved hand 1", timeout=WITHIN_MS)
 
     # The keeper takes it back: the other phone's pad is for hand 1 again, and the note goes.
     keeper.locator("[data-toast]").get_by_role("button", name="Undo hand 1").tap()
     expect(keeper.locator(".history .hand")).to_have_count(0)
+    poll_now(other)
     expect(stale).to_have_count(0, timeout=WITHIN_MS)
     expect(other.locator('.tally[data-name="Bob"] [data-tape]')).to_have_text("7")
 
@@ -236,12 +251,14 @@ def test_notes_about_a_hand_go_once_another_phone_undoes_it(new_phone, game_url:
     keeper.locator('.tally[data-name="Cat"] [data-typed]').fill("9")
     keeper.locator('.tally[data-name="Bob"] [data-typed]').fill("7")
     keeper.get_by_role("button", name="Save hand").tap()
+    poll_now(other)
     expect(other.locator("#history .hand-head")).to_have_count(1, timeout=WITHIN_MS)
     other.get_by_role("button", name="Save hand").tap()
     race = other.locator("#race")
     expect(race).to_contain_text("Another phone saved hand 1 first.")
     # ...and once the keeper undoes it, that note no longer holds and goes too.
     keeper.locator("[data-toast]").get_by_role("button", name="Undo hand 1").tap()
+    poll_now(other)
     expect(race).to_have_count(0, timeout=WITHIN_MS)
     expect(other.locator(".deal-line")).to_have_text("Ann deals hand 1.")
     assert other.evaluate("window.__marker") == "no reload"
