@@ -80,6 +80,11 @@ class Found(NamedTuple):
     position: int
 
 
+def _ordering(by: list[tuple[Any, bool]]) -> list[Any]:
+    """ORDER BY clauses for (column, descending) pairs."""
+    return [column.desc() if down else column.asc() for column, down in by]
+
+
 def _found(row: Any, position: int) -> Found:
     """A row read with its player's name, at its place. Sums come back as the database's own
     numbers (PostgreSQL's are decimals), so they are made whole numbers here."""
@@ -155,7 +160,7 @@ def kept_page(
     """A page of the kept period `key`; `search` is a search key (pages.search_key)."""
     kept = PeriodTotal
     order = _order(sort, descending)
-    by = [column.desc() if down else column.asc() for column, down in order]
+    by = _ordering(order)
     # The cursor names its table and order: one handed out for another is refused.
     kind = f"standings-{key}-" + "-".join(
         f"{column.key}-{'desc' if down else 'asc'}" for column, down in order
@@ -174,12 +179,7 @@ def kept_page(
     rows = session.execute(
         select(page, Player.name)
         .join(Player, Player.id == page.c.player_id)
-        .order_by(
-            *(
-                getattr(page.c, column.key).desc() if down else getattr(page.c, column.key)
-                for column, down in order
-            )
-        )
+        .order_by(*_ordering([(page.c[column.key], down) for column, down in order]))
     ).all()
     shown = rows[:size]
     if search and shown:
@@ -408,7 +408,6 @@ def _ranked(
     rank = ResultRank
     columns: dict[str, Any] = {"rating": rank.rating, "name_key": rank.name_key}
     by = [(columns[name], down) for name, down in order]
-    sorted_by = [column.desc() if down else column.asc() for column, down in by]
     where = [_last_here(rank, parts)]
     if values is not None:
         where.append(_after(by, values))
@@ -419,7 +418,7 @@ def _ranked(
     else:
         if search:
             read = read.where(_contains(rank.name_key, search))
-        found = session.execute(read.order_by(*sorted_by).limit(size + 1)).all()
+        found = session.execute(read.order_by(*_ordering(by)).limit(size + 1)).all()
     if not found:
         return [], None
     ids = [row.player_id for row in found]
@@ -450,9 +449,8 @@ def _found_by_name(
     index of the order, expecting the search's rows to be spread evenly through it; read whole
     first (a materialized CTE), they come from the trigrams (or, without pg_trgm, from one pass
     over the table)."""
-    sorted_by = [column.desc() if down else column.asc() for column, down in by]
-    walk = read.order_by(*sorted_by).limit(SEARCH_WALK).subquery("walk")
-    again = [walk.c[column.key].desc() if down else walk.c[column.key] for column, down in by]
+    walk = read.order_by(*_ordering(by)).limit(SEARCH_WALK).subquery("walk")
+    again = _ordering([(walk.c[column.key], down) for column, down in by])
     found = session.execute(
         select(walk).where(_contains(walk.c.name_key, search)).order_by(*again).limit(size + 1)
     ).all()
@@ -464,7 +462,7 @@ def _found_by_name(
     hits = (
         read.where(_contains(ResultRank.name_key, search)).cte("hits").prefix_with("MATERIALIZED")
     )
-    hit_by = [hits.c[column.key].desc() if down else hits.c[column.key] for column, down in by]
+    hit_by = _ordering([(hits.c[column.key], down) for column, down in by])
     return session.execute(select(hits).order_by(*hit_by).limit(size + 1)).all()
 
 
@@ -502,9 +500,7 @@ def _places(
     again = [(after_first.c[column.key], down) for column, down in by]
     numbered = select(
         after_first.c.player_id,
-        func.row_number()
-        .over(order_by=[column.desc() if down else column.asc() for column, down in again])
-        .label("place"),
+        func.row_number().over(order_by=_ordering(again)).label("place"),
     ).subquery("numbered")
     places = dict(
         session.execute(
@@ -800,7 +796,7 @@ def _bounded(
     totals = _totals(parts, dialect, sample)
     columns = _columns(totals)
     by = [(columns[key], down) for key, down in order]
-    read = select(columns[name]).order_by(*(c.desc() if down else c for c, down in by))
+    read = select(columns[name]).order_by(*_ordering(by))
     if values is not None:
         read = read.where(_after(by, values))
     floor = session.scalar(read.offset(size).limit(1))
@@ -832,9 +828,7 @@ def _bounded(
     by = [(columns[key], down) for key, down in order]
     numbered = select(
         totals.c.player_id,
-        func.row_number()
-        .over(order_by=[column.desc() if down else column.asc() for column, down in by])
-        .label("place"),
+        func.row_number().over(order_by=_ordering(by)).label("place"),
     )
     if values is not None:
         numbered = numbered.where(_after(by, values))
@@ -875,16 +869,12 @@ def _page_of(
     totals = _totals(parts, dialect, select(reaching.c.player_id), reaching)
     columns = _columns(totals)
     by = [(columns[key], down) for key, down in order]
-    read = (
-        select(totals)
-        .where(columns[order[0][0]] >= floor)
-        .order_by(*(c.desc() if down else c for c, down in by))
-    )
+    read = select(totals).where(columns[order[0][0]] >= floor).order_by(*_ordering(by))
     if values is not None:
         read = read.where(_after(by, values))
     page = read.limit(size + 1).subquery("page")
     again = _columns(page)
-    return _named(session, page, [again[key].desc() if down else again[key] for key, down in order])
+    return _named(session, page, _ordering([(again[key], down) for key, down in order]))
 
 
 def _totalled(
@@ -908,16 +898,14 @@ def _totalled(
     if search:
         numbered = select(
             totals,
-            func.row_number()
-            .over(order_by=[column.desc() if down else column.asc() for column, down in by])
-            .label("position"),
+            func.row_number().over(order_by=_ordering(by)).label("position"),
         ).subquery("numbered")
         read = select(numbered).where(
             _contains(numbered.c.name_key, search), numbered.c.position > base
         )
         read = read.order_by(numbered.c.position)
     else:
-        read = select(totals).order_by(*(column.desc() if down else column for column, down in by))
+        read = select(totals).order_by(*_ordering(by))
         if values is not None:
             read = read.where(_after(by, values))
     page = read.limit(size + 1).subquery("page")
@@ -925,9 +913,7 @@ def _totalled(
     return _named(
         session,
         page,
-        [page.c.position]
-        if search
-        else [again[name].desc() if down else again[name] for name, down in order],
+        [page.c.position] if search else _ordering([(again[name], down) for name, down in order]),
     )
 
 
