@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser.polls import LIVE_POLL_SECONDS
 from conftest import make_app
 from factories import make_game, record
 from flask import Flask, got_request_exception
@@ -72,8 +73,7 @@ def live_settings() -> dict:
 def live_app(databases, tmp_path_factory, live_settings: dict) -> Iterator[Flask]:
     """The real app (CSRF on) on a fresh, migrated SQLite file, one per test module."""
     url = databases.fresh("sqlite", tmp_path_factory.mktemp("live"))
-    # Phones poll every second, not every three: a test waiting for a poll waits a third as long.
-    settings = {"WTF_CSRF_ENABLED": True, "TESTING": False, "LIVE_POLL_SECONDS": 1}
+    settings = {"WTF_CSRF_ENABLED": True, "TESTING": False, "LIVE_POLL_SECONDS": LIVE_POLL_SECONDS}
     app = make_app(url, migrate=False, **{**settings, **live_settings})
     app.extensions["browser_test_errors"] = errors = []
 

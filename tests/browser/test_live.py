@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+from browser.polls import POLL_MS, poll_now
 from browser.schemes import AXE
 from browser.targets import offenders
 from factories import make_game
@@ -22,11 +23,17 @@ from scorer.extensions import db
 pytestmark = pytest.mark.browser
 
 WITHIN_MS = 5_000
-# How often the browser tests' phones poll (tests/browser/conftest.py).
-POLL_MS = 1_000
-# Long enough for two polls at the browser tests' one a second (tests/browser/conftest.py); the
-# tests that wait so long run the phone's clock on by it rather than sit it out.
-POLL_WAIT_MS = 2_500
+# Long enough for two polls; the tests that wait so long run the phone's clock on by it rather
+# than sit it out.
+POLL_WAIT_MS = POLL_MS * 5 // 2
+# Counts the polls the page sends from now on, as it sends them: a phone's clock run on fires
+# them at once, before their answers could come back.
+COUNT_POLLS = """() => {
+  window.__polls = 0;
+  document.addEventListener("htmx:beforeSend", (event) => {
+    if (event.detail.requestConfig.path.includes("/live")) window.__polls += 1;
+  });
+}"""
 
 
 @pytest.fixture
@@ -36,17 +43,13 @@ def game_url(live_app: Flask, live_server: str) -> str:
 
 
 def open_game(new_phone: Callable[..., Page], url: str) -> Page:
+    """A phone on the game, its clock installed so a test may run it on to a poll."""
     page = new_phone()
     page.clock.install()
     page.goto(url)
     # Marks this page: a full reload would lose it, an htmx swap keeps it.
     page.evaluate("window.__marker = 'no reload'")
     return page
-
-
-def poll_now(page: Page) -> None:
-    """Runs the phone's clock on to its next poll, which it then sends at once."""
-    page.clock.fast_forward(POLL_MS)
 
 
 def test_a_hand_saved_on_one_phone_appears_on_the_other_without_losing_its_tally(
@@ -181,10 +184,7 @@ def test_an_untouched_pad_moves_on_and_either_phone_can_record_the_next_hand(
 
 
 def test_polling_stops_when_the_game_is_over(new_phone, game_url: str, enter_hand):
-    keeper, other = new_phone(), new_phone()
-    for page in (keeper, other):
-        page.clock.install()
-        page.goto(game_url)
+    keeper, other = open_game(new_phone, game_url), open_game(new_phone, game_url)
     enter_hand(keeper, Locator.tap, "Cat", {"Ann": ["50", "50"], "Bob": ["50"]})
     keeper.get_by_role("button", name="Save hand").tap()
     expect(keeper.locator("#result-title")).to_have_text("🏆 Cat wins with 150!")
@@ -202,15 +202,6 @@ def test_polling_stops_when_the_game_is_over(new_phone, game_url: str, enter_han
         assert page.evaluate("window.__polls") == 0
 
 
-# Counts the polls the page sends from now on, as it sends them: a phone's clock run on fires
-# them at once, before their answers could come back.
-COUNT_POLLS = """() => {
-  window.__polls = 0;
-  document.addEventListener("htmx:beforeSend", (event) => {
-    if (event.detail.requestConfig.path.includes("/live")) window.__polls += 1;
-  });
-}"""
-
 HIDE = """(hidden) => {
   Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
   document.dispatchEvent(new Event("visibilitychange"));
@@ -218,9 +209,7 @@ HIDE = """(hidden) => {
 
 
 def test_a_hidden_page_does_not_poll_and_asks_at_once_when_shown(new_phone, game_url: str):
-    page = new_phone()
-    page.clock.install()
-    page.goto(game_url)
+    page = open_game(new_phone, game_url)
     page.evaluate(COUNT_POLLS)
     page.evaluate(HIDE, True)
     page.clock.run_for(POLL_WAIT_MS)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from browser.fit import assert_fits_and_axe_finds_nothing
+from browser.polls import poll_now
 from factories import entry, record
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -18,9 +19,6 @@ from scorer.services import hands, leagues, nights
 pytestmark = pytest.mark.browser
 
 WITHIN_MS = 5_000
-# The browser tests' poll, every second (tests/browser/conftest.py): the board's clock is run on by
-# one after each change, so it asks at once rather than at its next tick.
-POLL_MS = 1_000
 LAPTOP = {"width": 1280, "height": 720}
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -48,6 +46,7 @@ def test_the_board_follows_each_table_and_moves_on_to_the_next_round(
     page = new_phone(
         viewport, is_mobile=phone, has_touch=phone, device_scale_factor=3 if phone else 1
     )
+    # Its clock is run on to the next poll after each change, so it asks at once.
     page.clock.install()
     if phone:
         # Reached from the season page by a link anyone can see.
@@ -76,19 +75,19 @@ def test_the_board_follows_each_table_and_moves_on_to_the_next_round(
     # A hand recorded at table 1: Ann (home) went out, Cat holds 30, Dan 12.
     with live_app.app_context():
         record(db.session, first, 0, {1: 30, 3: 12})
-    page.clock.fast_forward(POLL_MS)
+    poll_now(page)
     expect(table).to_contain_text("1 hand played", timeout=WITHIN_MS)
     expect(table.locator(".board-side").first).to_contain_text("42")
     expect(table.locator(".board-side").first).to_contain_text("58 to go")
     # Edited: Cat held 40.
     with live_app.app_context():
         hands.edit_hand(db.session, first, 1, entry(0, {1: 40, 3: 12}))
-    page.clock.fast_forward(POLL_MS)
+    poll_now(page)
     expect(table.locator(".board-side").first).to_contain_text("52", timeout=WITHIN_MS)
     # Undone.
     with live_app.app_context():
         hands.undo_last_hand(db.session, first, 1)
-    page.clock.fast_forward(POLL_MS)
+    poll_now(page)
     expect(table).to_contain_text("0 hands played", timeout=WITHIN_MS)
     expect(table.locator(".board-score").first).to_have_text(re.compile(r"\b0$"))
 
@@ -96,7 +95,7 @@ def test_the_board_follows_each_table_and_moves_on_to_the_next_round(
     with live_app.app_context():
         for game_id in (first, second):
             record(db.session, game_id, 0, {1: 100, 3: 0})
-    page.clock.fast_forward(POLL_MS)
+    poll_now(page)
     expect(page.locator("#results-title")).to_have_text("Round 1 results", timeout=WITHIN_MS)
     expect(page.locator(".league-table tbody tr")).to_have_count(4)
     expect(page.locator("#next-title")).to_have_text("Round 2 pairings")
