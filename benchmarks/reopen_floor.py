@@ -38,8 +38,9 @@ time goes that the other's does not.
 
 Each round's line gives each side's answer, when a tap first reached the target, the taps made
 and how many landed off the target first (on a page not yet drawn, they land on its root).
-`--trace DIR` writes Chromium's trace of each game page's reopen into DIR; trace_tasks.py lists
-its renderer main thread's long tasks and what each spent its time on.
+`--trace DIR` writes Chromium's trace of each reopen into DIR, the floor's too, to set beside the
+game's (floor-1.json, game-1.json...); trace_tasks.py lists its renderer main thread's long tasks
+and what each spent its time on.
 
 With `--base REV` the game page is also served by the code at that git revision (a worktree, as
 in reopen_pairs.py), and each round reopens all three in turn. With `--first-visit` there is no
@@ -465,7 +466,7 @@ def main() -> int:
     parser.add_argument(
         "--trace",
         type=Path,
-        help="write Chromium's trace of each game page's reopen (or visit) into this folder",
+        help="write Chromium's trace of each reopen (or visit), the floor's too, into this folder",
     )
     args = parser.parse_args()
     if args.trace:
@@ -500,7 +501,7 @@ def main() -> int:
             line = []
             for page in order:
                 trace = None
-                if args.trace and page.name != "floor":
+                if args.trace:
                     trace = args.trace / f"{page.name.replace(' ', '-')}-{pair + 1}.json"
                 notes = visit(chromium, page, args.how, trace)
                 results[page.name].append(notes)
