@@ -203,20 +203,27 @@ def floor_page(proxy: CountingProxy) -> Page:
 
 
 class FloorHandler(http.server.BaseHTTPRequestHandler):
+    """Serves a folder's files, its index.html at "/", never to be cached by HTTP: what keeps
+    them is the folder's worker (sw.js). The floor is one such folder; reopen_parts.py makes
+    others."""
+
     protocol_version = "HTTP/1.1"
-    FILES = {
-        "/": ("index.html", "text/html; charset=utf-8"),
-        "/sw.js": ("sw.js", "text/javascript; charset=utf-8"),
+    folder = FLOOR
+    KINDS = {
+        ".html": "text/html; charset=utf-8",
+        ".js": "text/javascript; charset=utf-8",
+        ".css": "text/css; charset=utf-8",
     }
 
     def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
-        if self.path not in self.FILES:
+        path = self.path.split("?")[0]
+        file = self.folder / ("index.html" if path == "/" else path.lstrip("/"))
+        if "/" in path.lstrip("/") or file.suffix not in self.KINDS or not file.is_file():
             self.send_error(404)
             return
-        name, kind = self.FILES[self.path]
-        body = (FLOOR / name).read_bytes()
+        body = file.read_bytes()
         self.send_response(200)
-        self.send_header("Content-Type", kind)
+        self.send_header("Content-Type", self.KINDS[file.suffix])
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()
@@ -236,14 +243,18 @@ class FloorServer(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def floor_site() -> Iterator[Page]:
-    """The floor page and its worker, served on 127.0.0.1 behind a counting proxy."""
-    server = FloorServer(("127.0.0.1", 0), FloorHandler)
+def floor_site(
+    folder: Path = FLOOR, page: Callable[[CountingProxy], Page] = floor_page
+) -> Iterator[Page]:
+    """A folder's page and worker (the floor's by default), served on 127.0.0.1 behind a
+    counting proxy."""
+    handler = type("FolderHandler", (FloorHandler,), {"folder": folder})
+    server = FloorServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     proxy = CountingProxy(server.server_address[1])
     try:
-        yield floor_page(proxy)
+        yield page(proxy)
     finally:
         proxy.close()
         server.shutdown()
