@@ -4,8 +4,8 @@ floor and the game itself.
 
 The game page, its stylesheet and its scripts are fetched once from `scorer serve` (a game of 4
 players and a few hands, as in reopen_floor.py). From them, each part below is a folder served
-like the floor (`benchmarks/floor/`): its page at "/", and a worker as small as the floor's that
-keeps the page and its files when installed and answers from that copy first. So a part differs
+like the floor (`benchmarks/floor/`): its page at "/", and the floor's own worker, which keeps
+the page, and here its files too, when installed and answers from that copy first. So a part differs
 from the floor only in what the page is, and from the next part only in the layer it adds:
 
 - pad: the pad's markup alone (the form "Record hand N", its keys and a row per player), with
@@ -35,26 +35,23 @@ import re
 import statistics
 import sys
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bare_chromium import BareChromium  # noqa: E402
-from reopen_floor import Page, floor_site, game_page, locate, reopen  # noqa: E402
+from page_weight import CountingProxy  # noqa: E402
+from reopen_floor import FLOOR, Page, floor_site, game_page, locate, reopen  # noqa: E402
 from reopen_pairs import side  # noqa: E402
 from support import median_interval, print_machine, scratch_folder  # noqa: E402
 
 PARTS = ("pad", "pad+style", "screen+style", "page", "game")
-# The floor's worker, keeping the page's own files too.
-WORKER = """self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open("part").then((cache) => cache.addAll(%s)));
-});
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
-self.addEventListener("fetch", (event) => {
-  event.respondWith(caches.match(event.request, { ignoreSearch: true })
-    .then((kept) => kept || fetch(event.request)));
-});
-"""
+# The floor's own worker, but keeping the part's files as well as its page: a part differs from
+# the floor only in what it serves.
+FLOOR_KEEPS = 'cache.add("/")'
+FLOOR_WORKER = (FLOOR / "sw.js").read_text()
+assert FLOOR_KEEPS in FLOOR_WORKER, "the floor's worker no longer keeps its page as expected"
 # In the head of a page without the app's script: answers a chip as the pad does, once the
 # summary is parsed (a tap may come before it), and installs the part's worker.
 ANSWER = """<script>
@@ -92,7 +89,8 @@ def write_part(folder: Path, html: str, files: dict[str, str]) -> Path:
     (folder / "index.html").write_text(html)
     for name, text in files.items():
         (folder / name).write_text(text)
-    (folder / "sw.js").write_text(WORKER % json.dumps(["/", *(f"/{name}" for name in files)]))
+    kept = json.dumps(["/", *(f"/{name}" for name in files)])
+    (folder / "sw.js").write_text(FLOOR_WORKER.replace(FLOOR_KEEPS, f"cache.addAll({kept})"))
     return folder
 
 
@@ -121,8 +119,10 @@ def build_parts(origin: str, path: str, into: Path) -> dict[str, Path]:
     }
 
 
-def static_page(name: str):
-    def page(proxy) -> Page:
+def static_page(name: str) -> Callable[[CountingProxy], Page]:
+    """A part's page, tapped and answered as the game's."""
+
+    def page(proxy: CountingProxy) -> Page:
         return game_page(name, proxy, "/", None)
 
     return page
