@@ -14,8 +14,11 @@ from the floor only in what the page is, and from the next part only in the laye
 - pad+style: the same with the game page's stylesheet;
 - screen+style: the page's first screen (top bar, scoreboard, pad) with the stylesheet;
 - page: the whole page as the server sent it, stylesheet and scripts (htmx, app.js) included;
-- game: the game page itself, reopened from the app's own worker, which marks the copy and puts
-  the fresh page in place (reopen_floor.py's game).
+- copy: the same page as the app's worker serves its copy (marked as one), whose script then asks
+  for the fresh page and puts it in place; the fresh page is the game one hand further on (another
+  phone recorded it), fetched over the throttled network from the part's server;
+- game: the game page itself, reopened from the app's own worker and server, which answer the
+  copy and the fresh page (reopen_floor.py's game).
 
 Every part is tapped and timed as reopen_floor.py does (the first "Who went out?" chip, answered
 when its radio is checked and the summary names the player). It prints each part's median, its
@@ -46,12 +49,22 @@ from reopen_floor import FLOOR, Page, floor_site, game_page, locate, reopen  # n
 from reopen_pairs import side  # noqa: E402
 from support import median_interval, print_machine, scratch_folder  # noqa: E402
 
-PARTS = ("pad", "pad+style", "screen+style", "page", "game")
+PARTS = ("pad", "pad+style", "screen+style", "page", "copy", "game")
 # The floor's own worker, but keeping the part's files as well as its page: a part differs from
 # the floor only in what it serves.
 FLOOR_KEEPS = 'cache.add("/")'
 FLOOR_WORKER = (FLOOR / "sw.js").read_text()
 assert FLOOR_KEEPS in FLOOR_WORKER, "the floor's worker no longer keeps its page as expected"
+# The copy's worker is the floor's, but the request for the fresh page (the app's script marks it
+# with this header) goes to the network, for the page one hand further on.
+FLOOR_FETCHES = 'self.addEventListener("fetch", (event) => {'
+assert FLOOR_FETCHES in FLOOR_WORKER, "the floor's worker no longer answers requests as expected"
+FRESH_PAGE = "fresh.html"
+ASKS_FRESH = (
+    FLOOR_FETCHES
+    + '\n  if (event.request.headers.get("X-Fresh-Copy")) {'
+    + f'\n    event.respondWith(fetch("/{FRESH_PAGE}"));\n    return;\n  }}'
+)
 # In the head of a page without the app's script: answers a chip as the pad does, once the
 # summary is parsed (a tap may come before it), and installs the part's worker.
 ANSWER = """<script>
@@ -83,20 +96,37 @@ def between(html: str, start: str, end: str) -> str:
     return html[begin : html.index(end, begin)]
 
 
-def write_part(folder: Path, html: str, files: dict[str, str]) -> Path:
-    """A folder the floor's server can serve: the page, its files by name, and the worker."""
+def write_part(folder: Path, html: str, files: dict[str, str], fresh: str | None = None) -> Path:
+    """A folder the floor's server can serve: the page, its files by name, and the worker; with
+    `fresh`, the page the worker fetches when asked for the fresh one."""
     folder.mkdir()
     (folder / "index.html").write_text(html)
     for name, text in files.items():
         (folder / name).write_text(text)
     kept = json.dumps(["/", *(f"/{name}" for name in files)])
-    (folder / "sw.js").write_text(FLOOR_WORKER.replace(FLOOR_KEEPS, f"cache.addAll({kept})"))
+    worker = FLOOR_WORKER.replace(FLOOR_KEEPS, f"cache.addAll({kept})")
+    if fresh is not None:
+        (folder / FRESH_PAGE).write_text(fresh)
+        worker = worker.replace(FLOOR_FETCHES, ASKS_FRESH)
+    (folder / "sw.js").write_text(worker)
     return folder
 
 
-def build_parts(origin: str, path: str, into: Path) -> dict[str, Path]:
-    """The static parts, from the game page as the server sends it to a first visit."""
+def as_copy(html: str, seen: str = "20:41") -> str:
+    """The page as the app's worker serves its copy (templates/pwa/sw.js, `marked`): the time it
+    was seen on <html data-copy-of>, and in the copy's mark."""
+    marked = html.replace("<html ", f'<html data-copy-of="{seen}" ', 1)
+    return re.sub(r'(id="copy-mark"[^>]*>[^<{]*)\{seen\}', rf"\g<1>{seen}", marked, count=1)
+
+
+def build_parts(
+    origin: str, path: str, into: Path, record_hand: Callable[[], int]
+) -> dict[str, Path]:
+    """The static parts, from the game page as the server sends it to a first visit, and as it
+    is once another phone has recorded a hand (the copy's fresh page)."""
     html = fetched(origin + path)
+    record_hand()
+    fresh = ASSET.sub(r"/\1", fetched(origin + path))
     files = {match.group(1): fetched(origin + match.group(0)) for match in ASSET.finditer(html)}
     stylesheets = {name: text for name, text in files.items() if name.endswith(".css")}
     local = ASSET.sub(r"/\1", html)
@@ -116,6 +146,7 @@ def build_parts(origin: str, path: str, into: Path) -> dict[str, Path]:
             into / "screen+style", f"{styled_head}{screen}</div>{end}", stylesheets
         ),
         "page": write_part(into / "page", local, files),
+        "copy": write_part(into / "copy", as_copy(local), files, fresh),
     }
 
 
@@ -162,7 +193,10 @@ def main() -> int:
             side(stack.enter_context(scratch_folder("parts-")), None)
         )
         folders = build_parts(
-            f"http://127.0.0.1:{proxy.port}", path, stack.enter_context(scratch_folder("static-"))
+            f"http://127.0.0.1:{proxy.port}",
+            path,
+            stack.enter_context(scratch_folder("static-")),
+            record_hand,
         )
         pages = [stack.enter_context(floor_site())]
         for name in PARTS:
