@@ -116,7 +116,12 @@ def as_copy(html: str, seen: str = "20:41") -> str:
     """The page as the app's worker serves its copy (templates/pwa/sw.js, `marked`): the time it
     was seen on <html data-copy-of>, and in the copy's mark."""
     marked = html.replace("<html ", f'<html data-copy-of="{seen}" ', 1)
-    return re.sub(r'(id="copy-mark"[^>]*>[^<{]*)\{seen\}', rf"\g<1>{seen}", marked, count=1)
+    marked, filled = re.subn(
+        r'(id="copy-mark"[^>]*>[^<{]*)\{seen\}', rf"\g<1>{seen}", marked, count=1
+    )
+    # The worker's marking is mimicked here, not called: a page it no longer fits is refused.
+    assert "<html " in html and filled == 1, "the copy mark is no longer as the worker fills it"
+    return marked
 
 
 def build_parts(
