@@ -20,11 +20,14 @@ from the floor only in what the page is, and from the next part only in the laye
 - game: the game page itself, reopened from the app's own worker and server, which answer the
   copy and the fresh page (reopen_floor.py's game).
 
-Every part is tapped and timed as reopen_floor.py does (the first "Who went out?" chip, answered
-when its radio is checked and the summary names the player). It prints each part's median, its
+Every part, the floor and the game included, rests as long before its reopen (`--rest`, as in
+reopen_floor.py): a part reopened at once would be helped by what the browser still holds from its
+visits, which the game, resting while another phone records its hand, would not be. Every part is
+tapped and timed as reopen_floor.py does (the first "Who went out?" chip, answered when its radio
+is checked and the summary names the player). It prints each part's median, its
 paired difference with the floor, and each layer's: the paired difference with the part before.
 
-    .venv/bin/python benchmarks/reopen_parts.py [--pairs 12] [--only pad pad+style ...]
+    .venv/bin/python benchmarks/reopen_parts.py [--pairs 12] [--only pad pad+style ...] [--rest 5]
 
 The floor + 0.15 s budget is reopen_floor.py's; this script says where a page stands against it.
 """
@@ -45,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bare_chromium import BareChromium  # noqa: E402
 from page_weight import CountingProxy  # noqa: E402
-from reopen_floor import FLOOR, Page, floor_site, game_page, locate, reopen  # noqa: E402
+from reopen_floor import FLOOR, REST_S, Page, floor_site, game_page, locate, reopen  # noqa: E402
 from reopen_pairs import side  # noqa: E402
 from support import median_interval, print_machine, scratch_folder  # noqa: E402
 
@@ -191,6 +194,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=12)
     parser.add_argument("--only", nargs="+", choices=PARTS, default=list(PARTS))
+    parser.add_argument(
+        "--rest",
+        type=float,
+        default=REST_S,
+        help="seconds between the last visit and the reopen, for every part (reopen_floor.py)",
+    )
     args = parser.parse_args()
     print_machine()
     with contextlib.ExitStack() as stack:
@@ -218,7 +227,7 @@ def main() -> int:
         for round_ in range(args.pairs):
             shift = round_ % len(pages)
             for page in pages[shift:] + pages[:shift]:
-                results[page.name].append(reopen(chromium, page, "devtools"))
+                results[page.name].append(reopen(chromium, page, "devtools", rest_s=args.rest))
             line = "  ".join(
                 f"{name} {notes[-1]['answered']:.0f}" for name, notes in results.items()
             )
