@@ -20,12 +20,12 @@ from the floor only in what the page is, and from the next part only in the laye
 - game: the game page itself, reopened from the app's own worker and server, which answer the
   copy and the fresh page (reopen_floor.py's game).
 
-Every part, the floor and the game included, rests as long before its reopen (`--rest`, as in
-reopen_floor.py): a part reopened at once would be helped by what the browser still holds from its
-visits, which the game, resting while another phone records its hand, would not be. Every part is
-tapped and timed as reopen_floor.py does (the first "Who went out?" chip, answered when its radio
-is checked and the summary names the player). It prints each part's median, its
-paired difference with the floor, and each layer's: the paired difference with the part before.
+Every part, the floor and the game included, rests the same time before its reopen (`--rest`,
+as in reopen_floor.py): a part reopened at once would be helped by what the browser still holds
+from its visits, and the game, which waits for another phone's hand first, would not. Every part
+is tapped and timed as reopen_floor.py does (the first "Who went out?" chip, answered when its
+radio is checked and the summary names the player). It prints each part's median, its paired
+difference with the floor, and each layer's: the paired difference with the part before.
 
     .venv/bin/python benchmarks/reopen_parts.py [--pairs 12] [--only pad pad+style ...] [--rest 5]
 
